@@ -1,0 +1,22 @@
+/// Stores users' favorite restaurants. The per-user cap is checked and the favorite written in
+/// one atomic step; the cap itself is the caller's (the use case's) rule.
+public protocol FavoriteRepository: Sendable {
+    /// Adds the favorite unless it exists already or the user already has `limit` favorites.
+    func add(_ favorite: Favorite, limit: Int) async throws -> FavoriteAddOutcome
+    /// Removes the favorite if present; returns the user's favorite count afterwards.
+    func remove(userId: UserID, restaurantId: RestaurantID) async throws -> Int
+    /// The user's favorites, newest saved first.
+    func favorites(of userId: UserID) async throws -> [Favorite]
+    /// Whether the user saved the restaurant.
+    func contains(userId: UserID, restaurantId: RestaurantID) async throws -> Bool
+}
+
+/// What an atomic favorite save did.
+public enum FavoriteAddOutcome: Sendable, Hashable {
+    /// Stored; the user now has `count` favorites.
+    case added(count: Int)
+    /// It was a favorite already; nothing changed.
+    case alreadySaved(count: Int)
+    /// Refused: the user has `count` ≥ limit favorites.
+    case limitReached(count: Int)
+}

@@ -1,0 +1,22 @@
+/// Stores restaurants and their reviews. Reviews live with their restaurant because the
+/// restaurant's rating is derived from them: adding a review and updating the rating totals is
+/// one atomic step.
+public protocol RestaurantRepository: Sendable {
+    /// Stores a new restaurant.
+    func insert(_ restaurant: Restaurant) async throws
+    /// The restaurant with this id.
+    func restaurant(id: RestaurantID) async throws -> Restaurant?
+    /// The restaurants with these ids, in the order given; unknown ids are skipped.
+    func restaurants(ids: [RestaurantID]) async throws -> [Restaurant]
+    /// Up to `limit` restaurants matching `query`, in rank order, strictly after `after`.
+    func list(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int) async throws -> [Restaurant]
+    /// Up to `limit` valid restaurants, newest first, strictly after `after`.
+    func newest(after: RecencyKey<Restaurant>?, limit: Int) async throws -> [Restaurant]
+    /// Stores `review` and adds it to its restaurant's rating totals atomically. Returns the
+    /// updated restaurant, or `nil` (and stores nothing) when the restaurant does not exist.
+    func addReview(_ review: Review) async throws -> Restaurant?
+    /// Up to `limit` reviews of a restaurant, newest first, strictly after `after`.
+    func reviews(of restaurantId: RestaurantID, after: RecencyKey<Review>?, limit: Int) async throws -> [Review]
+    /// How many reviews of a restaurant were created strictly after `since`.
+    func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) async throws -> Int
+}

@@ -1,0 +1,80 @@
+import Domain
+
+/// Menu items, their stock and the orders that consume it, held in memory. Stock and orders
+/// share one actor because placing an order must take stock from several items and store the
+/// order in one atomic step.
+public actor InMemoryMenuRepository: MenuRepository, OrderRepository {
+    private var items: [MenuItemID: MenuItem] = [:]
+    private var itemIdsByRestaurant: [RestaurantID: [MenuItemID]] = [:]
+    private var orders: [OrderID: Order] = [:]
+    // Per user, newest first.
+    private var ordersByUser: [UserID: [Order]] = [:]
+
+    /// An empty repository.
+    public init() {}
+
+    /// Stores a new item.
+    public func insert(_ item: MenuItem) {
+        items[item.id] = item
+        itemIdsByRestaurant[item.restaurantId, default: []].append(item.id)
+    }
+
+    /// The item with this id.
+    public func item(id: MenuItemID) -> MenuItem? {
+        items[id]
+    }
+
+    /// The items with these ids, in the order given.
+    public func items(ids: [MenuItemID]) -> [MenuItem] {
+        ids.compactMap { items[$0] }
+    }
+
+    /// A restaurant's items by name, then id.
+    public func menu(of restaurantId: RestaurantID) -> [MenuItem] {
+        itemIdsByRestaurant[restaurantId, default: []].compactMap { items[$0] }.sorted {
+            $0.name != $1.name ? $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) : $0.id < $1.id
+        }
+    }
+
+    /// Adds to an item's stock.
+    public func restock(itemId: MenuItemID, quantity: Int) -> MenuItem? {
+        guard let item = items[itemId] else { return nil }
+        let restocked = item.with(stock: item.stock + quantity)
+        items[itemId] = restocked
+        return restocked
+    }
+
+    /// Takes every line's stock and stores the order, or changes nothing.
+    public func place(_ order: Order) -> OrderPlacementOutcome {
+        for line in order.lines {
+            guard let item = items[line.itemId] else { return .unknownItem(line.itemId) }
+            guard item.canSupply(line.quantity) else {
+                return .insufficientStock(itemId: line.itemId, requested: line.quantity, available: item.stock)
+            }
+        }
+        for line in order.lines {
+            let item = items[line.itemId]!
+            items[line.itemId] = item.with(stock: item.stock - line.quantity)
+        }
+        orders[order.id] = order
+        var userOrders = ordersByUser[order.userId, default: []]
+        let key = RecencyKey(createdAt: order.createdAt, id: order.id)
+        let position = userOrders.firstIndex { key.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) } ?? userOrders.endIndex
+        userOrders.insert(order, at: position)
+        ordersByUser[order.userId] = userOrders
+        return .placed(order)
+    }
+
+    /// The order with this id.
+    public func order(id: OrderID) -> Order? {
+        orders[id]
+    }
+
+    /// A user's orders, newest first, after `after`.
+    public func orders(of userId: UserID, after: RecencyKey<Order>?, limit: Int) -> [Order] {
+        let userOrders = ordersByUser[userId, default: []]
+        guard let after else { return Array(userOrders.prefix(limit)) }
+        let start = userOrders.firstIndex { after.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) } ?? userOrders.endIndex
+        return Array(userOrders[start...].prefix(limit))
+    }
+}

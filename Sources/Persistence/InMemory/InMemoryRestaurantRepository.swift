@@ -1,0 +1,74 @@
+import Domain
+
+/// Restaurants and their reviews held in memory. A review and its restaurant's rating totals
+/// change in the same actor step, so the rating is always the mean of the stored reviews.
+public actor InMemoryRestaurantRepository: RestaurantRepository {
+    private var restaurants: [RestaurantID: Restaurant] = [:]
+    // Newest first, so the common "first page of reviews" read is a prefix.
+    private var reviewsByRestaurant: [RestaurantID: [Review]] = [:]
+
+    /// An empty repository.
+    public init() {}
+
+    /// Stores a new restaurant.
+    public func insert(_ restaurant: Restaurant) {
+        restaurants[restaurant.id] = restaurant
+    }
+
+    /// The restaurant with this id.
+    public func restaurant(id: RestaurantID) -> Restaurant? {
+        restaurants[id]
+    }
+
+    /// The restaurants with these ids, in the order given.
+    public func restaurants(ids: [RestaurantID]) -> [Restaurant] {
+        ids.compactMap { restaurants[$0] }
+    }
+
+    /// Restaurants matching `query` in rank order after `after`.
+    public func list(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int) -> [Restaurant] {
+        var matching = restaurants.values.filter(query.matches)
+        if let after {
+            matching.removeAll { !after.precedes(RestaurantRankKey($0)) }
+        }
+        matching.sort { RestaurantRankKey($0).precedes(RestaurantRankKey($1)) }
+        return Array(matching.prefix(limit))
+    }
+
+    /// Valid restaurants, newest first, after `after`.
+    public func newest(after: RecencyKey<Restaurant>?, limit: Int) -> [Restaurant] {
+        var valid = restaurants.values.filter(\.isValid)
+        if let after {
+            valid.removeAll { !after.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) }
+        }
+        valid.sort { RecencyKey(createdAt: $0.createdAt, id: $0.id).precedes(RecencyKey(createdAt: $1.createdAt, id: $1.id)) }
+        return Array(valid.prefix(limit))
+    }
+
+    /// Stores the review and updates the rating totals in one step.
+    public func addReview(_ review: Review) -> Restaurant? {
+        guard let restaurant = restaurants[review.restaurantId] else { return nil }
+        let updated = restaurant.addingReview(rating: review.rating)
+        restaurants[review.restaurantId] = updated
+        var reviews = reviewsByRestaurant[review.restaurantId, default: []]
+        let key = RecencyKey(createdAt: review.createdAt, id: review.id)
+        let position = reviews.firstIndex { key.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) } ?? reviews.endIndex
+        reviews.insert(review, at: position)
+        reviewsByRestaurant[review.restaurantId] = reviews
+        return updated
+    }
+
+    /// A restaurant's reviews, newest first, after `after`.
+    public func reviews(of restaurantId: RestaurantID, after: RecencyKey<Review>?, limit: Int) -> [Review] {
+        let reviews = reviewsByRestaurant[restaurantId, default: []]
+        guard let after else { return Array(reviews.prefix(limit)) }
+        let start = reviews.firstIndex { after.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) } ?? reviews.endIndex
+        return Array(reviews[start...].prefix(limit))
+    }
+
+    /// How many reviews of the restaurant are newer than `since`.
+    public func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) -> Int {
+        // Newest first: count the prefix newer than `since`.
+        reviewsByRestaurant[restaurantId, default: []].prefix { $0.createdAt > since }.count
+    }
+}

@@ -1,0 +1,27 @@
+import Domain
+import Synchronization
+
+/// A clock that stands still until told to move: for tests and deterministic seeding.
+public final class ManualWallClock: WallClock {
+    private let current: Mutex<Timestamp>
+
+    /// A clock showing `start`.
+    public init(_ start: Timestamp) {
+        self.current = Mutex(start)
+    }
+
+    /// The time it shows.
+    public func now() -> Timestamp {
+        current.withLock { $0 }
+    }
+
+    /// Moves the clock to `time`.
+    public func set(_ time: Timestamp) {
+        current.withLock { $0 = time }
+    }
+
+    /// Moves the clock forward by `milliseconds`.
+    public func advance(milliseconds: Int64) {
+        current.withLock { $0 = $0.adding(milliseconds: milliseconds) }
+    }
+}

@@ -1,0 +1,179 @@
+import Domain
+import Persistence
+import Testing
+
+/// Hundreds of racing use-case calls against each invariant that a check-then-act across an
+/// `await` would break. Every expectation is an exact count.
+@Suite struct ConcurrentInvariantTests {
+    @Test(arguments: [250, 400])
+    func favoritesCapHoldsUnderConcurrentSaves(attempts: Int) async throws {
+        let world = Fixture()
+        let user = try await world.user()
+        var restaurantIds: [RestaurantID] = []
+        for index in 0..<attempts {
+            restaurantIds.append(try await world.restaurant("R\(index)").id)
+        }
+        let ids = restaurantIds
+        let outcomes = await race(attempts) { index in
+            _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: ids[index])
+        }
+        let cap = Favorite.maximumPerUser
+        #expect(outcomes.filter { $0 == .succeeded }.count == cap)
+        #expect(outcomes.filter { $0 == .refused(.businessRule(.favoritesLimitReached(limit: cap))) }.count == attempts - cap)
+        #expect(await world.favorites.favorites(of: user.id).count == cap)
+    }
+
+    @Test func repeatedSavesOfOneFavoriteStoreItOnce() async throws {
+        let world = Fixture()
+        let user = try await world.user()
+        let restaurant = try await world.restaurant()
+        let outcomes = await race(300) { _ in
+            _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: restaurant.id)
+        }
+        #expect(outcomes.allSatisfy { $0 == .succeeded })
+        #expect(await world.favorites.favorites(of: user.id).count == 1)
+    }
+
+    @Test(arguments: [(stock: 150, orders: 300), (stock: 0, orders: 200), (stock: 299, orders: 300)])
+    func stockIsNeverOversoldUnderConcurrentOrders(stock: Int, orders: Int) async throws {
+        let world = Fixture()
+        let restaurant = try await world.restaurant()
+        let item = try await world.item(in: restaurant, stock: stock)
+        var buyers: [UserID] = []
+        for index in 0..<8 { buyers.append(try await world.user("Buyer\(index)").id) }
+        let userIds = buyers
+        let outcomes = await race(orders) { index in
+            _ = try await world.placeOrder.execute(.init(userId: userIds[index % userIds.count], items: [.init(itemId: item.id, quantity: 1)], deliveryAddress: "2 High St"))
+        }
+        let sold = min(stock, orders)
+        #expect(outcomes.filter { $0 == .succeeded }.count == sold)
+        #expect(outcomes.filter {
+            if case .refused(.businessRule(.insufficientStock(item.id, 1, _))) = $0 { return true }
+            return false
+        }.count == orders - sold)
+        #expect(await world.menu.item(id: item.id)?.stock == stock - sold)
+    }
+
+    @Test func multiItemOrdersTakeStockAllOrNothing() async throws {
+        let world = Fixture()
+        let restaurant = try await world.restaurant()
+        // Every order takes one of each; the scarce item runs out first and then no order may
+        // take any plentiful stock.
+        let scarce = try await world.item(in: restaurant, stock: 120)
+        let plentiful = try await world.item(in: restaurant, stock: 1000)
+        let buyer = try await world.user()
+        let outcomes = await race(300) { _ in
+            _ = try await world.placeOrder.execute(.init(userId: buyer.id, items: [.init(itemId: plentiful.id, quantity: 1), .init(itemId: scarce.id, quantity: 1)], deliveryAddress: "2 High St"))
+        }
+        #expect(outcomes.filter { $0 == .succeeded }.count == 120)
+        #expect(await world.menu.item(id: scarce.id)?.stock == 0)
+        #expect(await world.menu.item(id: plentiful.id)?.stock == 1000 - 120)
+        let stored = await world.menu.orders(of: buyer.id, after: nil, limit: 500)
+        #expect(stored.count == 120)
+    }
+
+    @Test(arguments: [1, 7])
+    func stockIsConservedWhenRestocksRaceOrders(seed: Int) async throws {
+        let world = Fixture()
+        let restaurant = try await world.restaurant()
+        let initial = 40
+        let item = try await world.item(in: restaurant, stock: initial)
+        let buyer = try await world.user()
+        // Quantities vary with the seed; restocks are interleaved with orders.
+        let calls = 300
+        let quantities = (0..<calls).map { 1 + ($0 * 31 + seed) % 3 }
+        let isRestock = (0..<calls).map { ($0 + seed) % 4 == 0 }
+        let outcomes = await race(calls) { index in
+            if isRestock[index] {
+                _ = try await world.restock.execute(itemId: item.id, quantity: quantities[index])
+            } else {
+                _ = try await world.placeOrder.execute(.init(userId: buyer.id, items: [.init(itemId: item.id, quantity: quantities[index])], deliveryAddress: "2 High St"))
+            }
+        }
+        let restocked = (0..<calls).filter { isRestock[$0] }.map { quantities[$0] }.reduce(0, +)
+        let sold = (0..<calls).filter { !isRestock[$0] && outcomes[$0] == .succeeded }.map { quantities[$0] }.reduce(0, +)
+        let left = try #require(await world.menu.item(id: item.id)).stock
+        #expect(left >= 0)
+        #expect(initial + restocked == sold + left)
+        #expect((0..<calls).filter { isRestock[$0] }.allSatisfy { outcomes[$0] == .succeeded })
+        let orders = await world.menu.orders(of: buyer.id, after: nil, limit: 500)
+        #expect(orders.map { $0.lines[0].quantity }.reduce(0, +) == sold)
+    }
+
+    @Test func oneEmailRegisteredInMixedCaseWinsExactlyOnce() async throws {
+        let world = Fixture()
+        let spellings = ["Sam@Example.com", "sam@example.com", "SAM@EXAMPLE.COM", "sAm@eXample.Com", "  sam@example.COM "]
+        let outcomes = await race(250) { index in
+            _ = try await world.registerUser.execute(.init(name: "Sam \(index)", email: spellings[index % spellings.count]))
+        }
+        #expect(outcomes.filter { $0 == .succeeded }.count == 1)
+        #expect(outcomes.filter { $0 == .refused(.conflict(reason: "email is already registered")) }.count == 249)
+        #expect(await world.users.allUsers().count == 1)
+    }
+
+    @Test func racingEmailChangesToOneAddressLeaveItUnique() async throws {
+        let world = Fixture()
+        var userIds: [UserID] = []
+        for index in 0..<200 { userIds.append(try await world.user("U\(index)").id) }
+        let ids = userIds
+        let outcomes = await race(ids.count) { index in
+            _ = try await world.updateUserProfile.execute(.init(userId: ids[index], email: index.isMultiple(of: 2) ? "taken@example.com" : "TAKEN@example.com"))
+        }
+        #expect(outcomes.filter { $0 == .succeeded }.count == 1)
+        let holders = await world.users.allUsers().filter { $0.email.uniquenessKey == "taken@example.com" }
+        #expect(holders.count == 1)
+    }
+
+    @Test func registrationAndEmailChangeRacingForOneAddressLeaveOneHolder() async throws {
+        let world = Fixture()
+        var userIds: [UserID] = []
+        for index in 0..<100 { userIds.append(try await world.user("U\(index)").id) }
+        let ids = userIds
+        let outcomes = await race(200) { index in
+            if index < 100 {
+                _ = try await world.updateUserProfile.execute(.init(userId: ids[index], email: "Contested@example.com"))
+            } else {
+                _ = try await world.registerUser.execute(.init(name: "New \(index)", email: "contested@EXAMPLE.com"))
+            }
+        }
+        #expect(outcomes.filter { $0 == .succeeded }.count == 1)
+        #expect(await world.users.allUsers().filter { $0.email.uniquenessKey == "contested@example.com" }.count == 1)
+    }
+
+    @Test(arguments: [200, 333])
+    func ratingIsTheMeanOfAllReviewsUnderConcurrentReviews(reviews: Int) async throws {
+        let world = Fixture()
+        let restaurant = try await world.restaurant()
+        var authors: [UserID] = []
+        for index in 0..<10 { authors.append(try await world.user("Critic\(index)").id) }
+        let userIds = authors
+        let ratings = (0..<reviews).map { 1 + ($0 * 7 + reviews) % 5 }
+        let outcomes = await race(reviews) { index in
+            _ = try await world.addReview.execute(.init(userId: userIds[index % userIds.count], restaurantId: restaurant.id, rating: ratings[index], text: "visit \(index)"))
+        }
+        #expect(outcomes.allSatisfy { $0 == .succeeded })
+        let stored = try #require(await world.restaurants.restaurant(id: restaurant.id))
+        #expect(stored.reviewCount == reviews)
+        #expect(stored.rating == Double(ratings.reduce(0, +)) / Double(reviews))
+        let page = try await world.getReviews.execute(restaurantId: restaurant.id, limit: 500)
+        #expect(page.items.count == reviews)
+        #expect(stored.rating == Double(page.items.map(\.rating).reduce(0, +)) / Double(page.items.count))
+    }
+
+    @Test func deactivationRacingProfileUpdatesIsNeverUndone() async throws {
+        let world = Fixture()
+        let user = try await world.user()
+        let outcomes = await race(300) { index in
+            if index == 150 {
+                _ = try await world.deactivateUser.execute(userId: user.id)
+            } else {
+                _ = try await world.updateUserProfile.execute(.init(userId: user.id, name: "Name \(index)"))
+            }
+        }
+        let stored = try #require(await world.users.user(id: user.id))
+        #expect(stored.isActive == false)
+        #expect(outcomes[150] == .succeeded)
+        // Every update either landed before the deactivation or was refused after it.
+        #expect(outcomes.allSatisfy { $0 == .succeeded || $0 == .refused(.unauthorized(reason: "user \(user.id) is inactive")) })
+    }
+}

@@ -1,0 +1,67 @@
+import Domain
+import Persistence
+
+/// The in-memory repositories wired to use cases with a fixed clock, as the service would be.
+struct Fixture {
+    let users = InMemoryUserRepository()
+    let restaurants = InMemoryRestaurantRepository()
+    let favorites = InMemoryFavoriteRepository()
+    let menu = InMemoryMenuRepository()
+    let clock = ManualWallClock(Timestamp(year: 2026, month: 6, day: 15, hour: 12))
+    let ids = SequentialIdentifierGenerator(prefix: "t")
+    let tax = FixedTaxRate(TaxRate(partsPerMillion: 80_000)!)
+
+    var registerUser: RegisterUser { RegisterUser(users: users, clock: clock, ids: ids) }
+    var updateUserProfile: UpdateUserProfile { UpdateUserProfile(users: users) }
+    var deactivateUser: DeactivateUser { DeactivateUser(users: users) }
+    var createRestaurant: CreateRestaurant { CreateRestaurant(restaurants: restaurants, clock: clock, ids: ids) }
+    var saveFavorite: SaveFavoriteRestaurant { SaveFavoriteRestaurant(users: users, restaurants: restaurants, favorites: favorites, clock: clock) }
+    var removeFavorite: RemoveFavoriteRestaurant { RemoveFavoriteRestaurant(users: users, restaurants: restaurants, favorites: favorites) }
+    var addReview: AddReview { AddReview(users: users, restaurants: restaurants, clock: clock, ids: ids) }
+    var getReviews: GetReviews { GetReviews(restaurants: restaurants) }
+    var addMenuItem: AddMenuItem { AddMenuItem(restaurants: restaurants, menu: menu, ids: ids) }
+    var restock: RestockMenuItem { RestockMenuItem(menu: menu) }
+    var placeOrder: PlaceOrder { PlaceOrder(users: users, menu: menu, orders: menu, clock: clock, ids: ids, taxRate: tax) }
+
+    func user(_ name: String = "Ada") async throws -> User {
+        try await registerUser.execute(.init(name: name, email: "\(name.lowercased())-\(ids.makeIdentifier())@example.com"))
+    }
+
+    func restaurant(_ name: String = "Trattoria") async throws -> Restaurant {
+        try await createRestaurant.execute(.init(name: name, cuisine: "Italian", priceLevel: 2, address: "1 Main St", latitude: 45, longitude: 9))
+    }
+
+    func item(in restaurant: Restaurant, priceCents: Int = 1500, stock: Int) async throws -> MenuItem {
+        try await addMenuItem.execute(.init(restaurantId: restaurant.id, name: "Dish \(ids.makeIdentifier())", priceCents: priceCents, currency: "USD", stock: stock))
+    }
+}
+
+/// How a racing call ended.
+enum RaceOutcome: Sendable, Equatable {
+    case succeeded
+    case refused(DomainError)
+    case failed(String)
+
+    init(_ body: () async throws -> Void) async {
+        do {
+            try await body()
+            self = .succeeded
+        } catch let error as DomainError {
+            self = .refused(error)
+        } catch {
+            self = .failed(String(describing: error))
+        }
+    }
+}
+
+/// Runs `count` calls of `body` concurrently and returns how each ended, in index order.
+func race(_ count: Int, _ body: @escaping @Sendable (Int) async throws -> Void) async -> [RaceOutcome] {
+    await withTaskGroup(of: (Int, RaceOutcome).self) { group in
+        for index in 0..<count {
+            group.addTask { (index, await RaceOutcome { try await body(index) }) }
+        }
+        var outcomes = Array(repeating: RaceOutcome.failed("not run"), count: count)
+        for await (index, outcome) in group { outcomes[index] = outcome }
+        return outcomes
+    }
+}
