@@ -49,9 +49,10 @@ public struct Order: Sendable, Hashable, Identifiable {
         self.createdAt = createdAt
     }
 
-    /// Creates a new order, computing the tax on subtotal − discount with `taxRate`.
+    /// Creates a new order, computing the tax on subtotal − discount with `taxRate`; the caller
+    /// guarantees 0 ≤ discount ≤ subtotal.
     public init(id: OrderID, userId: UserID, lines: [Line], currency: Currency, discountCents: Int, taxRate: TaxRate, deliveryAddress: String, createdAt: Timestamp) {
-        let subtotal = lines.reduce(0) { $0 + $1.amountCents }
+        let subtotal = Order.subtotal(of: lines)
         self.init(
             id: id, userId: userId, lines: lines, currency: currency, discountCents: discountCents,
             taxCents: taxRate.tax(on: subtotal - discountCents), deliveryAddress: deliveryAddress, createdAt: createdAt
@@ -68,7 +69,12 @@ public struct Order: Sendable, Hashable, Identifiable {
     public static let maximumAddressLength = 500
 
     /// Sum of the lines.
-    public var subtotalCents: Int { lines.reduce(0) { $0 + $1.amountCents } }
+    public var subtotalCents: Int { Order.subtotal(of: lines) }
+
+    /// Sum of quantity × unit price over `lines`.
+    public static func subtotal(of lines: [Line]) -> Int {
+        lines.reduce(0) { $0 + $1.amountCents }
+    }
     /// Subtotal − discount: the taxed amount.
     public var taxableCents: Int { subtotalCents - discountCents }
     /// Subtotal − discount + tax.

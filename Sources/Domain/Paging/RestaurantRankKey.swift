@@ -23,22 +23,25 @@ public struct RestaurantRankKey: Sendable, Hashable {
     /// Whether `self` is listed before `other`.
     public func precedes(_ other: RestaurantRankKey) -> Bool {
         if rating != other.rating { return rating > other.rating }
-        if name != other.name { return name.utf8.lexicographicallyPrecedes(other.name.utf8) }
+        // Bytes, not String equality: canonically equivalent spellings ("é" vs "e\u{301}") are
+        // equal Strings but different bytes, and mixing the two would make the order cyclic.
+        if !name.utf8.elementsEqual(other.name.utf8) { return name.utf8.lexicographicallyPrecedes(other.name.utf8) }
         return id < other.id
     }
 
-    /// The cursor that continues a listing after this key.
+    /// The cursor that continues a listing after this key. It carries the rating (as its exact
+    /// bit pattern, so the next page starts exactly here) and the id, but not the name: names can
+    /// be long, and a restaurant's name never changes, so the listing looks it up by id.
     var cursor: PageCursor {
-        // The rating travels as its exact bit pattern so the next page starts exactly here.
-        PageCursor(kind: .restaurants, fields: [String(rating.bitPattern, radix: 16), name, id.rawValue])
+        PageCursor(kind: .restaurants, fields: [String(rating.bitPattern, radix: 16), id.rawValue])
     }
 
-    /// The key inside a restaurant-listing cursor.
-    init(cursor: PageCursor) throws(DomainError) {
-        let fields = try cursor.fields(of: .restaurants, count: 3)
-        guard let bits = UInt64(fields[0], radix: 16) else {
+    /// The rating and id inside a restaurant-listing cursor.
+    static func position(in cursor: PageCursor) throws(DomainError) -> (rating: Double, id: RestaurantID) {
+        let fields = try cursor.fields(of: .restaurants, count: 2)
+        guard let bits = UInt64(fields[0], radix: 16), !fields[1].isEmpty else {
             throw .invalidInput(field: "cursor", reason: "is not a cursor returned by this listing")
         }
-        self.init(rating: Double(bitPattern: bits), name: fields[1], id: RestaurantID(fields[2]))
+        return (Double(bitPattern: bits), RestaurantID(fields[1]))
     }
 }

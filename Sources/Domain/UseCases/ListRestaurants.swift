@@ -36,7 +36,16 @@ public struct ListRestaurants: Sendable {
         let cuisine = try input.cuisine.map { cuisine throws(DomainError) in try Validate.name(cuisine, field: "cuisine") }
         let minRating = try input.minRating.map { rating throws(DomainError) in try Validate.number(rating, field: "minRating", in: Restaurant.ratings) }
         let maxPriceLevel = try input.maxPriceLevel.map { level throws(DomainError) in try Validate.integer(level, field: "maxPriceLevel", in: Restaurant.priceLevels) }
-        let after = try input.cursor.map { cursor throws(DomainError) in try RestaurantRankKey(cursor: cursor) }
+        let position = try input.cursor.map { cursor throws(DomainError) in try RestaurantRankKey.position(in: cursor) }
+        var after: RestaurantRankKey?
+        if let position {
+            guard let last = try await restaurants.restaurant(id: position.id) else {
+                throw DomainError.invalidInput(field: "cursor", reason: "is not a cursor returned by this listing")
+            }
+            // The rating comes from the cursor: the page continues where the previous one ended
+            // even if the restaurant's rating changed since.
+            after = RestaurantRankKey(rating: position.rating, name: last.name, id: last.id)
+        }
         let query = RestaurantQuery(cuisine: cuisine, minRating: minRating, maxPriceLevel: maxPriceLevel)
         // One row more than asked tells whether another page exists.
         let rows = try await restaurants.list(query, after: after, limit: limit + 1)

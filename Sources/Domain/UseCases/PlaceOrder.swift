@@ -65,8 +65,8 @@ public struct PlaceOrder: Sendable {
         guard Set(input.items.map(\.itemId)).count == input.items.count else {
             throw DomainError.invalidInput(field: "items", reason: "must not list an item twice")
         }
-        for line in input.items {
-            _ = try Validate.integer(line.quantity, field: "items.quantity", in: Order.quantities)
+        for (index, line) in input.items.enumerated() {
+            _ = try Validate.integer(line.quantity, field: "items[\(index)].quantity", in: Order.quantities)
         }
         let discount = input.discountCents ?? 0
         guard discount >= 0 else {
@@ -88,13 +88,15 @@ public struct PlaceOrder: Sendable {
         guard currencies.count == 1, let currency = currencies.first else {
             throw DomainError.invalidInput(field: "items", reason: "must all be priced in one currency")
         }
+        let subtotal = Order.subtotal(of: lines)
+        guard discount <= subtotal else {
+            throw DomainError.invalidInput(field: "discountCents", reason: "must not exceed the subtotal of \(subtotal)")
+        }
+        guard subtotal - discount >= Order.minimumValueCents else {
+            throw DomainError.businessRule(.orderBelowMinimum(minimumMinorUnits: Order.minimumValueCents, actualMinorUnits: subtotal - discount))
+        }
+        // Only now is subtotal − discount known to be non-negative, as the tax computation requires.
         let order = Order(id: ids.make(), userId: input.userId, lines: lines, currency: currency, discountCents: discount, taxRate: taxRate.currentTaxRate(), deliveryAddress: address, createdAt: clock.now())
-        guard discount <= order.subtotalCents else {
-            throw DomainError.invalidInput(field: "discountCents", reason: "must not exceed the subtotal of \(order.subtotalCents)")
-        }
-        guard order.taxableCents >= Order.minimumValueCents else {
-            throw DomainError.businessRule(.orderBelowMinimum(minimumMinorUnits: Order.minimumValueCents, actualMinorUnits: order.taxableCents))
-        }
         switch try await orders.place(order) {
         case .placed(let placed):
             return placed

@@ -32,7 +32,7 @@ public actor InMemoryMenuRepository: MenuRepository, OrderRepository {
     /// A restaurant's items by name, then id.
     public func menu(of restaurantId: RestaurantID) -> [MenuItem] {
         itemIdsByRestaurant[restaurantId, default: []].compactMap { items[$0] }.sorted {
-            $0.name != $1.name ? $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) : $0.id < $1.id
+            $0.name.utf8.elementsEqual($1.name.utf8) ? $0.id < $1.id : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
         }
     }
 
