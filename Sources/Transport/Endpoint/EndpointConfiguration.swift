@@ -1,0 +1,22 @@
+/// Limits and socket settings shared by every use-case endpoint.
+public struct EndpointConfiguration: Sendable, Hashable {
+    /// Requests accepted but not yet answered, per endpoint; beyond it the reply is `overloaded`.
+    public var maxInFlight: Int = 1024
+    /// Largest accepted message (`ZMQ_MAXMSGSIZE` and the multipart total), in bytes.
+    public var maxMessageSize: Int = 1 << 20
+    /// Most requests taken off the socket and handed to the endpoint's actor in one hop.
+    public var maxBatch: Int = 64
+    /// ZMTP heartbeat interval, so dead peers are noticed.
+    public var heartbeatIntervalMilliseconds: Int32 = 2000
+    /// A peer silent this long after a heartbeat is disconnected.
+    public var heartbeatTimeoutMilliseconds: Int32 = 6000
+    /// How long closing a socket may spend sending replies still queued.
+    public var lingerMilliseconds: Int32 = 500
+    /// Outgoing messages queued per peer before replies to it are dropped (and counted).
+    public var sendHighWaterMark: Int32 = 10_000
+    /// Incoming messages queued per peer before libzmq stops reading from it.
+    public var receiveHighWaterMark: Int32 = 10_000
+
+    /// The defaults: 1024 in flight, 1 MiB messages, batches of 64, 2 s / 6 s heartbeats.
+    public init() {}
+}

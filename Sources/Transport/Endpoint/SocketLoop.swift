@@ -1,0 +1,193 @@
+import Logging
+import Synchronization
+import ZeroMQ
+
+/// The body of an endpoint's dedicated thread. It owns the ROUTER socket for the socket's whole
+/// life (created, bound, used and closed on this thread only) and does every blocking call, so
+/// nothing blocks Swift's cooperative pool.
+///
+/// Per wake-up it sends all queued replies, then takes up to `maxBatch` requests off the socket,
+/// answers envelope errors, overload and draining itself, and hands the rest to the actor in
+/// one batch.
+final class SocketLoop {
+    private let socket: ZMQSocket
+    private let poller = ZMQPoller()
+    private let outbox: ReplyOutbox
+    private let control: EndpointControl
+    private let availability: ServiceAvailability
+    private let counters: EndpointCounters
+    private let configuration: EndpointConfiguration
+    private let deliver: AsyncStream<[InboundRequest]>.Continuation
+    private let logger: Logger
+
+    /// The address the socket is bound to (with the real port for a `:0` or `:*` bind).
+    let boundEndpoint: String
+
+    private var inFlight = 0
+    private var frames: [[UInt8]] = []
+    private var replies: [OutboundReply] = []
+
+    init(
+        context: ZMQContext, address: String, configuration: EndpointConfiguration, outbox: ReplyOutbox,
+        control: EndpointControl, availability: ServiceAvailability, counters: EndpointCounters,
+        deliver: AsyncStream<[InboundRequest]>.Continuation, logger: Logger
+    ) throws(ZMQError) {
+        let socket = try context.makeSocket(.router)
+        do {
+            try socket.setLinger(configuration.lingerMilliseconds)
+            try socket.setMaxMessageSize(Int64(configuration.maxMessageSize))
+            try socket.setRouterMandatory(true)
+            try socket.setSendHighWaterMark(configuration.sendHighWaterMark)
+            try socket.setReceiveHighWaterMark(configuration.receiveHighWaterMark)
+            try socket.setHeartbeatInterval(configuration.heartbeatIntervalMilliseconds)
+            try socket.setHeartbeatTimeout(configuration.heartbeatTimeoutMilliseconds)
+            boundEndpoint = try socket.bind(address)
+        } catch {
+            socket.close()
+            throw error
+        }
+        self.socket = socket
+        self.outbox = outbox
+        self.control = control
+        self.availability = availability
+        self.counters = counters
+        self.configuration = configuration
+        self.deliver = deliver
+        self.logger = logger
+        _ = poller.add(socket, events: .pollIn)
+        _ = poller.add(fileDescriptor: outbox.wakeup.fileDescriptor, events: .pollIn)
+    }
+
+    /// Serves until a stop is requested and (when draining) every accepted request is answered;
+    /// then closes the socket and ends the request stream.
+    func run() {
+        defer {
+            socket.close()
+            deliver.finish()
+        }
+        while true {
+            do {
+                _ = try poller.poll(timeoutMilliseconds: -1)
+            } catch ZMQError.interrupted {
+                continue
+            } catch {
+                logger.error("poll failed; endpoint stops", metadata: ["error": "\(error)"])
+                return
+            }
+            if poller.returnedEvents(at: 1).canReceive {
+                _ = try? outbox.wakeup.drain()
+            }
+            flushReplies()
+            switch control.state {
+            case .running: break
+            case .stopping where inFlight == 0: return
+            case .stopping: break
+            case .aborting: return
+            }
+            if poller.returnedEvents(at: 0).canReceive {
+                receiveBatch()
+            }
+        }
+    }
+
+    private func flushReplies() {
+        outbox.takeAll(into: &replies)
+        guard !replies.isEmpty else { return }
+        for reply in replies {
+            send(envelope: reply.envelope, body: reply.body)
+        }
+        inFlight -= replies.count
+        counters.setInFlight(inFlight)
+        replies.removeAll(keepingCapacity: true)
+    }
+
+    private func receiveBatch() {
+        var batch: [InboundRequest] = []
+        for _ in 0..<configuration.maxBatch {
+            let info: ZMQMessageInfo?
+            do {
+                info = try socket.receiveMultipart(into: &frames, maxTotalBytes: configuration.maxMessageSize, dontWait: true)
+            } catch ZMQError.interrupted {
+                continue
+            } catch {
+                logger.error("receive failed", metadata: ["error": "\(error)"])
+                break
+            }
+            guard let info else { break }
+            if let request = accept(info) {
+                // Counted at once, so the bound also holds within one batch.
+                inFlight += 1
+                batch.append(request)
+            }
+        }
+        if !batch.isEmpty {
+            counters.setInFlight(inFlight)
+            deliver.yield(batch)
+        }
+    }
+
+    /// Classifies one received message: returns a request for the actor, or answers it here.
+    private func accept(_ info: ZMQMessageInfo) -> InboundRequest? {
+        let receivedAt = ContinuousClock.now
+        let count = frames.count
+        guard count > 0 else { return nil }
+        // Everything up to the first empty frame is the routing envelope (a ROUTER adds the
+        // peer's id; REQ and well-behaved DEALERs add the empty delimiter).
+        guard let delimiter = frames[1..<max(1, count)].firstIndex(where: \.isEmpty) else {
+            reject([frames[0], []], id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
+            return nil
+        }
+        let envelope = Array(frames[0...delimiter])
+        if info.exceededLimit {
+            reject(envelope, id: nil, WireError(.malformed, "the message exceeds the size limit of \(configuration.maxMessageSize) bytes"))
+            return nil
+        }
+        let bodyCount = count - delimiter - 1
+        guard bodyCount == 1 else {
+            let message = bodyCount == 0 ? "the message has no body frame" : "the message has \(bodyCount) body frames; exactly one is expected"
+            reject(envelope, id: nil, WireError(.malformed, message))
+            return nil
+        }
+        let request: WireRequest
+        do {
+            request = try WireRequest.decode(frames[count - 1])
+        } catch {
+            reject(envelope, id: error.id, error.error)
+            return nil
+        }
+        if control.state != .running || availability.isRefusingRequests {
+            let reason = availability.state == .draining ? "the service is draining" : "the service is shutting down"
+            reject(envelope, id: request.id, WireError(.unavailable, "\(reason); the request had no effect, retry later or elsewhere"))
+            return nil
+        }
+        if inFlight >= configuration.maxInFlight {
+            reject(envelope, id: request.id, WireError(.overloaded, "too many requests in flight; retry later"))
+            return nil
+        }
+        let deadline = request.deadlineMilliseconds.map { receivedAt.advanced(by: .milliseconds($0)) }
+        return InboundRequest(envelope: envelope, request: request, receivedAt: receivedAt, deadline: deadline)
+    }
+
+    private func reject(_ envelope: [[UInt8]], id: String?, _ error: WireError) {
+        counters.countRejection()
+        send(envelope: envelope, body: WireReply.failure(id: id, error: error))
+    }
+
+    private func send(envelope: [[UInt8]], body: [UInt8]) {
+        do {
+            for frame in envelope {
+                try socket.send(frame, more: true, dontWait: true)
+            }
+            try socket.send(body, more: false, dontWait: true)
+        } catch ZMQError.hostUnreachable {
+            // The peer disconnected before its reply was ready.
+            counters.countDroppedReply()
+        } catch ZMQError.again {
+            // The peer's queue is full: it stopped reading. Dropping keeps this thread responsive.
+            counters.countDroppedReply()
+        } catch {
+            counters.countDroppedReply()
+            logger.warning("reply not sent", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import ZeroMQ
+
+/// One use case behind its own ZeroMQ ROUTER endpoint: a dedicated thread owns the socket, an
+/// actor runs the use case, and batches and replies cross between them without blocking either.
+///
+/// `start()` binds (on the thread) and returns the bound address; `run()` serves until graceful
+/// shutdown, then answers what is in flight and closes.
+public final class UseCaseEndpoint: Service, Sendable {
+    /// The hosted use case.
+    public let name: UseCaseName
+    /// Transport counts (in flight, dropped replies, transport-level rejections).
+    public let counters = EndpointCounters()
+
+    private let context: ZMQContext
+    private let address: String
+    private let configuration: EndpointConfiguration
+    private let availability: ServiceAvailability
+    private let logger: Logger
+    private let outbox: ReplyOutbox
+    private let control = EndpointControl()
+    private let host: EndpointHost
+    private let requests: AsyncStream<[InboundRequest]>
+    private let deliver: AsyncStream<[InboundRequest]>.Continuation
+
+    /// Creates an endpoint that will bind `address` (e.g. `tcp://127.0.0.1:7101`).
+    public init(
+        route: UseCaseRoute, address: String, context: ZMQContext, configuration: EndpointConfiguration,
+        availability: ServiceAvailability, logger: Logger
+    ) throws {
+        self.name = route.name
+        self.context = context
+        self.address = address
+        self.configuration = configuration
+        self.availability = availability
+        self.logger = logger
+        self.outbox = try ReplyOutbox()
+        self.host = EndpointHost(route: route, outbox: outbox, logger: logger)
+        // Unbounded here is bounded in effect: the socket thread admits at most maxInFlight
+        // requests that have not been answered yet.
+        (self.requests, self.deliver) = AsyncStream.makeStream(of: [InboundRequest].self, bufferingPolicy: .unbounded)
+    }
+
+    /// Starts the socket thread, which creates and binds the socket; returns the bound address.
+    public func start() async throws -> String {
+        try await withCheckedThrowingContinuation { (bound: CheckedContinuation<String, any Error>) in
+            let thread = Thread { [self] in
+                let loop: SocketLoop
+                do {
+                    loop = try SocketLoop(
+                        context: context, address: address, configuration: configuration, outbox: outbox,
+                        control: control, availability: availability, counters: counters, deliver: deliver, logger: logger
+                    )
+                } catch {
+                    deliver.finish()
+                    bound.resume(throwing: error)
+                    return
+                }
+                bound.resume(returning: loop.boundEndpoint)
+                loop.run()
+            }
+            thread.name = "zmq-\(name.rawValue)"
+            thread.start()
+        }
+    }
+
+    /// Serves requests until graceful shutdown; then refuses new ones with `unavailable`,
+    /// answers those in flight, closes the socket and returns.
+    public func run() async {
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                for await batch in requests {
+                    await host.process(batch)
+                }
+            } onGracefulShutdown: { [availability, control, outbox] in
+                // The group shuts services down one after another; refusing new requests on
+                // every endpoint at the first signal keeps the others from taking new writes.
+                availability.beginShutdown()
+                control.request(.stopping)
+                outbox.wake()
+            }
+        } onCancel: { [control, outbox] in
+            control.request(.aborting)
+            outbox.wake()
+        }
+    }
+
+    /// Closes the socket without serving what is queued; for an endpoint whose `run()` never
+    /// started (e.g. start-up failed elsewhere).
+    public func abort() {
+        control.request(.aborting)
+        outbox.wake()
+    }
+}

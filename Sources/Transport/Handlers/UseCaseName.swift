@@ -1,0 +1,31 @@
+/// The use cases of the contract, in the fixed endpoint order: the admin endpoint binds port
+/// N, and use case number k (1-based, in this order) binds port N + k.
+public enum UseCaseName: String, Sendable, Hashable, CaseIterable {
+    case registerUser = "RegisterUser"
+    case getUserProfile = "GetUserProfile"
+    case updateUserProfile = "UpdateUserProfile"
+    case deactivateUser = "DeactivateUser"
+    case startSubscription = "StartSubscription"
+    case createRestaurant = "CreateRestaurant"
+    case getRestaurant = "GetRestaurant"
+    case listRestaurants = "ListRestaurants"
+    case searchRestaurants = "SearchRestaurants"
+    case saveFavoriteRestaurant = "SaveFavoriteRestaurant"
+    case removeFavoriteRestaurant = "RemoveFavoriteRestaurant"
+    case getFavoriteRestaurants = "GetFavoriteRestaurants"
+    case addReview = "AddReview"
+    case getReviews = "GetReviews"
+    case calculateRestaurantScore = "CalculateRestaurantScore"
+    case addMenuItem = "AddMenuItem"
+    case restockMenuItem = "RestockMenuItem"
+    case getMenu = "GetMenu"
+    case placeOrder = "PlaceOrder"
+    case getOrder = "GetOrder"
+    case listOrders = "ListOrders"
+    case loadFeed = "LoadFeed"
+
+    /// 1-based position in the endpoint order: the endpoint binds port base + this.
+    public var portOffset: Int {
+        UseCaseName.allCases.firstIndex(of: self)! + 1
+    }
+}

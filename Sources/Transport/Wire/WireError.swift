@@ -1,0 +1,40 @@
+import Domain
+
+/// An error reply: a wire code and a plain-words message.
+public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The code.
+    public let code: WireErrorCode
+    /// What went wrong, in plain words; names the field for `invalid_input`.
+    public let message: String
+
+    /// Creates an error reply.
+    public init(_ code: WireErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// "code: message".
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// The one place where errors become wire codes: domain errors by kind; wire errors as they
+    /// are; anything else is `internal` (its details are logged, not sent).
+    public init(mapping error: any Error) {
+        switch error {
+        case let wire as WireError:
+            self = wire
+        case let domain as DomainError:
+            switch domain {
+            case .invalidInput: self.init(.invalidInput, domain.description)
+            case .notFound: self.init(.notFound, domain.description)
+            case .unauthorized: self.init(.unauthorized, domain.description)
+            case .businessRule: self.init(.businessRule, domain.description)
+            case .conflict: self.init(.conflict, domain.description)
+            }
+        default:
+            self.init(.internal, "internal error")
+        }
+    }
+
+    /// Whether this error came from a failure inside the service rather than from the request.
+    public var isInternal: Bool { code == .internal }
+}

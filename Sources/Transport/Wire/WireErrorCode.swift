@@ -1,0 +1,33 @@
+/// The error codes of wire protocol v1.
+public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
+    /// Not JSON, not an object, no `v`, `params` not an object, empty or extra frames, invalid UTF-8.
+    case malformed
+    /// `v` is a number other than 1.
+    case unsupportedVersion = "unsupported_version"
+    /// A parameter is missing, of the wrong type or out of range; the message names it.
+    case invalidInput = "invalid_input"
+    /// The addressed entity does not exist.
+    case notFound = "not_found"
+    /// The caller may not do this (e.g. an inactive user).
+    case unauthorized
+    /// A business rule refused the request.
+    case businessRule = "business_rule"
+    /// A uniqueness rule refused the request.
+    case conflict
+    /// Too many requests in flight; nothing was done, retry later.
+    case overloaded
+    /// The request's deadline passed before it started; nothing was done.
+    case deadlineExceeded = "deadline_exceeded"
+    /// The service is draining or stopping; nothing was done.
+    case unavailable
+    /// An unexpected failure inside the service.
+    case `internal`
+
+    /// Whether a request refused with this code had no effect, so it may be sent again as is.
+    public var isSafeToRetry: Bool {
+        switch self {
+        case .overloaded, .deadlineExceeded, .unavailable: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import WireJSON
+
+/// A request body of wire protocol v1 that passed envelope checks.
+public struct WireRequest: Sendable {
+    /// The longest accepted request id, in characters.
+    public static let maximumIdLength = 128
+
+    /// The caller's correlation id, echoed in the reply.
+    public let id: String?
+    /// The use case's parameters (`{}` when absent).
+    public let params: Params
+    /// Milliseconds after receipt by which the request must have started, if given.
+    public let deadlineMilliseconds: Int?
+
+    /// Creates a request.
+    public init(id: String?, params: Params, deadlineMilliseconds: Int?) {
+        self.id = id
+        self.params = params
+        self.deadlineMilliseconds = deadlineMilliseconds
+    }
+
+    /// A body that failed the envelope checks: the error and the request id when one could be read.
+    public struct Rejection: Error, Sendable {
+        /// The id to echo, when the body had a valid one.
+        public let id: String?
+        /// Why it was rejected.
+        public let error: WireError
+    }
+
+    /// Decodes one body frame: a UTF-8 JSON object with `v` = 1, an optional string `id` of at
+    /// most 128 characters, an optional object `params` and an optional non-negative integer
+    /// `deadlineMs`. Explicit `null`s count as absent; unknown members are ignored.
+    public static func decode(_ body: UnsafeRawBufferPointer) throws(Rejection) -> WireRequest {
+        guard body.count > 0 else {
+            throw Rejection(id: nil, error: WireError(.malformed, "the body frame is empty"))
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(body)
+        } catch {
+            throw Rejection(id: nil, error: WireError(.malformed, "the body is not valid JSON: \(error.description)"))
+        }
+        guard case .object(let object) = value else {
+            throw Rejection(id: nil, error: WireError(.malformed, "the body must be a JSON object"))
+        }
+        var id: String?
+        switch object["id"] {
+        case nil, .null?:
+            id = nil
+        case .string(let text)?:
+            guard text.count <= maximumIdLength else {
+                throw Rejection(id: nil, error: WireError(.malformed, "id must be a string of at most \(maximumIdLength) characters"))
+            }
+            id = text
+        default:
+            throw Rejection(id: nil, error: WireError(.malformed, "id must be a string of at most \(maximumIdLength) characters"))
+        }
+        switch object["v"] {
+        case .number(let number)?:
+            guard number.int64Value == 1 else {
+                throw Rejection(id: id, error: WireError(.unsupportedVersion, "protocol version \(number.text) is not supported; use 1"))
+            }
+        case nil:
+            throw Rejection(id: id, error: WireError(.malformed, "v is required and must be the number 1"))
+        default:
+            throw Rejection(id: id, error: WireError(.malformed, "v must be the number 1"))
+        }
+        let params: JSONObject
+        switch object["params"] {
+        case nil, .null?: params = JSONObject()
+        case .object(let given)?: params = given
+        default: throw Rejection(id: id, error: WireError(.malformed, "params must be a JSON object"))
+        }
+        var deadline: Int?
+        switch object["deadlineMs"] {
+        case nil, .null?:
+            deadline = nil
+        case .number(let number)?:
+            guard let milliseconds = number.intValue, milliseconds >= 0 else {
+                throw Rejection(id: id, error: WireError(.malformed, "deadlineMs must be a non-negative integer"))
+            }
+            deadline = milliseconds
+        default:
+            throw Rejection(id: id, error: WireError(.malformed, "deadlineMs must be a non-negative integer"))
+        }
+        return WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline)
+    }
+
+    /// Decodes a body held in an array.
+    public static func decode(_ body: [UInt8]) throws(Rejection) -> WireRequest {
+        // Typed throws cannot cross withUnsafeBytes' rethrows, so carry the result out.
+        let result: Result<WireRequest, Rejection> = body.withUnsafeBytes { bytes in
+            do throws(Rejection) { return .success(try decode(bytes)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+}
