@@ -1,0 +1,67 @@
+import Foundation
+import Transport
+import WireJSON
+
+/// `DIR/endpoints.json`: how clients find the service. Written atomically (temporary file, then
+/// rename) once every endpoint is bound, so a reader never sees a half-written file.
+public struct EndpointsFile: Sendable, Hashable {
+    /// The service's process id.
+    public var pid: Int32
+    /// Use case name → bound address.
+    public var useCases: [String: String]
+
+    /// Creates the description.
+    public init(pid: Int32, useCases: [String: String]) {
+        self.pid = pid
+        self.useCases = useCases
+    }
+
+    /// The file's path inside a data directory.
+    public static func path(in dataDirectory: String) -> String {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("endpoints.json").path
+    }
+
+    /// The JSON text, use cases in endpoint order.
+    public func encoded() -> [UInt8] {
+        var writer = JSONWriter(capacity: 2048)
+        writer.beginObject()
+        writer.key("pid")
+        writer.int(Int(pid))
+        writer.key("useCases")
+        writer.beginObject()
+        for name in UseCaseName.allCases {
+            guard let address = useCases[name.rawValue] else { continue }
+            writer.key(name.rawValue)
+            writer.string(address)
+        }
+        writer.endObject()
+        writer.endObject()
+        return writer.finish() + [UInt8(ascii: "\n")]
+    }
+
+    /// Writes the file into `dataDirectory` atomically.
+    public func write(to dataDirectory: String) throws {
+        let target = URL(fileURLWithPath: EndpointsFile.path(in: dataDirectory))
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".endpoints.json.\(pid).tmp")
+        try Data(encoded()).write(to: temporary)
+        guard rename(temporary.path, target.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename to \(target.path) failed: \(String(cString: strerror(code)))"])
+        }
+    }
+
+    /// Reads and parses the file in `dataDirectory`.
+    public static func read(from dataDirectory: String) throws -> EndpointsFile {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path(in: dataDirectory)))
+        let value = try JSONParser.parse(Array(data))
+        guard let pid = value["pid"]?.intValue, case .object(let cases)? = value["useCases"] else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        var useCases: [String: String] = [:]
+        for member in cases {
+            if let address = member.value.stringValue { useCases[member.key] = address }
+        }
+        return EndpointsFile(pid: Int32(pid), useCases: useCases)
+    }
+}

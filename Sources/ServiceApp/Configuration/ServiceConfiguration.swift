@@ -1,0 +1,28 @@
+import Domain
+import Transport
+
+/// Everything `buildService(configuration:)` needs; every field has the contract's default.
+/// Parsing flags and environment variables lives in `svcd`, not here.
+public struct ServiceConfiguration: Sendable {
+    /// Holds the store, the keys and `endpoints.json`; created if missing.
+    public var dataDirectory: String = "./svc-data"
+    /// Interface to bind.
+    public var host: String = "127.0.0.1"
+    /// The admin endpoint binds this port and the use cases the ports after it, in
+    /// ``UseCaseName`` order. 0 binds every endpoint to an ephemeral port (see `endpoints.json`).
+    public var portBase: Int = 7100
+    /// Load the deterministic sample data set when the store is empty.
+    public var seedSample: Bool = false
+    /// Tax applied to new orders.
+    public var taxRate: TaxRate = TaxRate(partsPerMillion: 80_000)!
+    /// Per-endpoint limits and socket settings.
+    public var endpoint = EndpointConfiguration()
+
+    /// The defaults of the contract.
+    public init() {}
+
+    /// The address an endpoint at `offset` from the port base binds.
+    func address(offset: Int) -> String {
+        portBase == 0 ? "tcp://\(host):*" : "tcp://\(host):\(portBase + offset)"
+    }
+}

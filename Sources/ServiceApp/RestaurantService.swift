@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Transport
+import ZeroMQ
+
+/// The running service as built by `buildService(configuration:)`: bound endpoints inside one
+/// `ServiceGroup` that drains on SIGTERM/SIGINT.
+public final class RestaurantService: Sendable {
+    /// Use case → bound address.
+    public let useCaseAddresses: [UseCaseName: String]
+    /// The use-case endpoints, in endpoint order.
+    public let endpoints: [UseCaseEndpoint]
+    /// Drain / resume switch for every use case.
+    public let availability: ServiceAvailability
+    /// Where the service keeps its files.
+    public let dataDirectory: String
+
+    private let context: ZMQContext
+    private let group: ServiceGroup
+
+    init(useCaseAddresses: [UseCaseName: String], endpoints: [UseCaseEndpoint], availability: ServiceAvailability, dataDirectory: String, context: ZMQContext, group: ServiceGroup) {
+        self.useCaseAddresses = useCaseAddresses
+        self.endpoints = endpoints
+        self.availability = availability
+        self.dataDirectory = dataDirectory
+        self.context = context
+        self.group = group
+    }
+
+    /// Serves until a shutdown signal (or `triggerGracefulShutdown()`), drains, and returns once
+    /// every socket is closed and the ZeroMQ context is terminated.
+    public func run() async throws {
+        defer {
+            context.terminate()
+            removeEndpointsFile()
+        }
+        try await group.run()
+    }
+
+    /// A stopped service leaves no `endpoints.json` behind, so clients do not dial a dead
+    /// process; a file rewritten by another instance since is left alone.
+    private func removeEndpointsFile() {
+        guard let file = try? EndpointsFile.read(from: dataDirectory), file.pid == ProcessInfo.processInfo.processIdentifier else { return }
+        try? FileManager.default.removeItem(atPath: EndpointsFile.path(in: dataDirectory))
+    }
+
+    /// Starts the same graceful shutdown a SIGTERM would.
+    public func triggerGracefulShutdown() async {
+        await group.triggerGracefulShutdown()
+    }
+}

@@ -1,0 +1,63 @@
+import Domain
+import Foundation
+import Logging
+import Persistence
+import ServiceLifecycle
+import Transport
+import ZeroMQ
+
+/// The composition root: the one function that knows every concrete type. It builds the
+/// repositories, ports and use cases, seeds sample data if asked, binds one endpoint per use
+/// case in the contract's order, writes `endpoints.json` and returns the service ready to run.
+/// `svcd` and the integration tests both call it.
+public func buildService(configuration: ServiceConfiguration, logger: Logger = Logger(label: "svcd")) async throws -> RestaurantService {
+    try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+
+    let users = InMemoryUserRepository()
+    let restaurants = InMemoryRestaurantRepository()
+    let favorites = InMemoryFavoriteRepository()
+    let menu = InMemoryMenuRepository()
+
+    if configuration.seedSample {
+        let seeded = try await SampleData.seedIfEmpty(users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: menu, taxRate: configuration.taxRate)
+        if let seeded { logger.info("seeded sample data", metadata: ["summary": "\(seeded)"]) }
+    }
+
+    let catalog = UseCaseCatalog(
+        users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: menu,
+        clock: SystemWallClock(), ids: RandomIdentifierGenerator(), taxRate: FixedTaxRate(configuration.taxRate)
+    )
+
+    let context = try ZMQContext()
+    let availability = ServiceAvailability()
+    var endpoints: [UseCaseEndpoint] = []
+    var addresses: [UseCaseName: String] = [:]
+    do {
+        for route in UseCaseRoute.all(catalog) {
+            var endpointLogger = logger
+            endpointLogger[metadataKey: "useCase"] = "\(route.name.rawValue)"
+            let endpoint = try UseCaseEndpoint(
+                route: route, address: configuration.address(offset: route.name.portOffset), context: context,
+                configuration: configuration.endpoint, availability: availability, logger: endpointLogger
+            )
+            addresses[route.name] = try await endpoint.start()
+            endpoints.append(endpoint)
+        }
+        let file = EndpointsFile(pid: ProcessInfo.processInfo.processIdentifier, useCases: Dictionary(uniqueKeysWithValues: addresses.map { ($0.key.rawValue, $0.value) }))
+        try file.write(to: configuration.dataDirectory)
+    } catch {
+        for endpoint in endpoints { endpoint.abort() }
+        context.terminate()
+        throw error
+    }
+
+    let group = ServiceGroup(
+        configuration: ServiceGroupConfiguration(
+            services: endpoints.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+    )
+    logger.info("svcd ready", metadata: ["useCases": "\(endpoints.count)", "dataDirectory": "\(configuration.dataDirectory)"])
+    return RestaurantService(useCaseAddresses: addresses, endpoints: endpoints, availability: availability, dataDirectory: configuration.dataDirectory, context: context, group: group)
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Domain
+import Foundation
+import Logging
+import ServiceApp
+
+/// `svcd`: the restaurant service. Parses flags and environment into a `ServiceConfiguration`,
+/// bootstraps logging, and runs what `buildService(configuration:)` returns until SIGTERM/SIGINT.
+@main
+struct Svcd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "svcd",
+        abstract: "The restaurant platform service: one ZeroMQ ROUTER endpoint per use case."
+    )
+
+    @Option(name: .long, help: "Directory for the store, keys and endpoints.json (env SVC_DATA_DIR; default ./svc-data).")
+    var dataDir: String?
+
+    @Option(name: .long, help: "Interface to bind.")
+    var host: String = "127.0.0.1"
+
+    @Option(name: .long, help: "Admin endpoint port; use cases bind the ports after it (0: ephemeral ports).")
+    var portBase: Int = 7100
+
+    @Flag(name: .long, help: "Load the deterministic sample data set when the store is empty.")
+    var seedSample = false
+
+    @Option(name: .long, help: "Tax rate applied to new orders, a decimal fraction such as 0.08.")
+    var taxRate: String = "0.08"
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard TaxRate(decimal: taxRate) != nil else {
+            throw ValidationError("--tax-rate must be a decimal fraction between 0 and 1 with at most 6 decimals, e.g. 0.08")
+        }
+        guard (0...65_000).contains(portBase) else {
+            throw ValidationError("--port-base must be between 0 and 65000")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var configuration = ServiceConfiguration()
+        configuration.dataDirectory = dataDir ?? ProcessInfo.processInfo.environment["SVC_DATA_DIR"] ?? configuration.dataDirectory
+        configuration.host = host
+        configuration.portBase = portBase
+        configuration.seedSample = seedSample
+        configuration.taxRate = TaxRate(decimal: taxRate)!
+        let logger = Logger(label: "svcd")
+        let service = try await buildService(configuration: configuration, logger: logger)
+        try await service.run()
+        logger.info("svcd stopped")
+    }
+}
