@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+import WireJSON
+import WireTestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds the `svcd` executable: `SVCD_PATH` if set, otherwise the build directory that holds
+/// the test runner (`.build/<triple>/debug/`), where `swift build` puts `svcd`.
+enum SvcdLocator {
+    struct NotFound: Error, CustomStringConvertible {
+        let searched: [String]
+        var description: String {
+            "svcd executable not found; build it first (`swift build`) or set SVCD_PATH. Looked in: "
+                + searched.joined(separator: ", ")
+        }
+    }
+
+    static func path() throws -> String {
+        let files = FileManager.default
+        if let explicit = ProcessInfo.processInfo.environment["SVCD_PATH"], !explicit.isEmpty {
+            guard files.isExecutableFile(atPath: explicit) else { throw NotFound(searched: ["SVCD_PATH=\(explicit)"]) }
+            return explicit
+        }
+        var starts: [URL] = [Bundle.main.bundleURL]
+        if let executable = Bundle.main.executableURL { starts.append(executable.deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        starts.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
+        var searched: [String] = []
+        for start in starts {
+            var directory = start.standardizedFileURL
+            // The runner may sit inside a bundle directory (…/debug/X.xctest/…); walk up a little.
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("svcd").path
+                var isDirectory: ObjCBool = false
+                if !searched.contains(candidate) { searched.append(candidate) }
+                if files.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
+                    files.isExecutableFile(atPath: candidate)
+                {
+                    return candidate
+                }
+                let parent = directory.deletingLastPathComponent()
+                if parent.path == directory.path { break }
+                directory = parent
+            }
+        }
+        throw NotFound(searched: searched)
+    }
+}
+
+/// `endpoints.json` as svcd wrote it, with the use cases in file order.
+struct EndpointsFile: Sendable {
+    let pid: Int
+    let useCaseOrder: [String]
+    let useCases: [String: String]
+    let raw: JSONValue
+
+    func address(_ useCase: String) throws -> String {
+        try #require(useCases[useCase], "endpoints.json has no address for \(useCase)")
+    }
+}
+
+/// One svcd child process with its own temporary data directory, stderr captured to a file.
+final class SvcdChild: @unchecked Sendable {
+    // @unchecked: `process` is only started in `launch` and afterwards only read
+    // (isRunning, processIdentifier, termination status), which Foundation allows from any thread.
+    let process: Process
+    let dataDirectory: String
+    let stderrPath: String
+
+    private init(process: Process, dataDirectory: String, stderrPath: String) {
+        self.process = process
+        self.dataDirectory = dataDirectory
+        self.stderrPath = stderrPath
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+
+    /// Exit status when the child exited normally, `nil` while running or when a signal killed it.
+    var exitStatus: Int32? {
+        guard !process.isRunning, process.terminationReason == .exit else { return nil }
+        return process.terminationStatus
+    }
+
+    var stderrText: String {
+        (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+    }
+
+    /// Starts `svcd --port-base 0 --data-dir <tmp> [--seed-sample] <arguments>`.
+    static func launch(seed: Bool, arguments: [String] = []) throws -> SvcdChild {
+        let files = FileManager.default
+        let directory = files.temporaryDirectory.appendingPathComponent("integrationtests-\(UUID().uuidString)")
+        try files.createDirectory(at: directory, withIntermediateDirectories: true)
+        let dataDirectory = directory.appendingPathComponent("data").path
+        let stderrPath = directory.appendingPathComponent("svcd.stderr").path
+        guard files.createFile(atPath: stderrPath, contents: nil), let stderr = FileHandle(forWritingAtPath: stderrPath) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try SvcdLocator.path())
+        process.arguments = ["--port-base", "0", "--data-dir", dataDirectory] + (seed ? ["--seed-sample"] : []) + arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr
+        try process.run()
+        try? stderr.close()
+        return SvcdChild(process: process, dataDirectory: dataDirectory, stderrPath: stderrPath)
+    }
+
+    /// Waits (polling, with a deadline) for `endpoints.json` and parses it. Fails early if the
+    /// child exits first.
+    func endpoints(timeout seconds: Double = 30) async throws -> EndpointsFile {
+        let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("endpoints.json").path
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+        while !FileManager.default.fileExists(atPath: path) {
+            if !isRunning {
+                throw ChildFailure("svcd exited (status \(process.terminationStatus)) before writing endpoints.json; stderr:\n\(stderrText)")
+            }
+            if clock.now >= deadline {
+                throw ChildFailure("svcd wrote no endpoints.json within \(seconds) s; stderr:\n\(stderrText)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let value = try JSONParser.parse(Array(data))
+        let pid = try #require(value["pid"]?.intValue, "endpoints.json has no integer pid")
+        let useCases = try #require(value["useCases"]?.objectValue, "endpoints.json has no useCases object")
+        var order: [String] = []
+        var map: [String: String] = [:]
+        for member in useCases {
+            order.append(member.key)
+            let address = try #require(member.value.stringValue, "address of \(member.key) is not a string")
+            map[member.key] = address
+        }
+        return EndpointsFile(pid: pid, useCaseOrder: order, useCases: map, raw: value)
+    }
+
+    /// Sends a signal to the child.
+    func send(signal: Int32) {
+        if isRunning { _ = kill(pid, signal) }
+    }
+
+    /// Polls until the child has exited or `seconds` pass; returns whether it exited.
+    func waitForExit(timeout seconds: Double) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+        while isRunning {
+            if clock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    /// Stops the child if it still runs: SIGTERM, then SIGKILL after a deadline; removes the
+    /// temporary directory.
+    func stop() async {
+        if isRunning {
+            send(signal: SIGTERM)
+            if !(await waitForExit(timeout: 10)) {
+                send(signal: SIGKILL)
+                _ = await waitForExit(timeout: 5)
+            }
+        }
+        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dataDirectory).deletingLastPathComponent().path)
+    }
+}
+
+struct ChildFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Launches svcd, runs `body`, and always stops the child (also when `body` throws).
+func withSvcd<T>(seed: Bool = true, arguments: [String] = [], _ body: (SvcdChild) async throws -> T) async throws -> T {
+    let child = try SvcdChild.launch(seed: seed, arguments: arguments)
+    let result: T
+    do {
+        result = try await body(child)
+    } catch {
+        await child.stop()
+        throw error
+    }
+    await child.stop()
+    return result
+}
+
+/// One seeded svcd shared by a suite: launched before its tests, stopped after them.
+struct SharedSvcd: SuiteTrait, TestScoping {
+    struct Running: Sendable {
+        let child: SvcdChild
+        let endpoints: EndpointsFile
+    }
+
+    @TaskLocal static var current: Running?
+
+    var isRecursive: Bool { false }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await withSvcd(seed: true) { child in
+            let endpoints = try await child.endpoints()
+            try await SharedSvcd.$current.withValue(Running(child: child, endpoints: endpoints)) {
+                try await function()
+            }
+        }
+    }
+
+    static func running() throws -> Running {
+        try #require(current, "the test must run inside a suite with the .sharedSvcd trait")
+    }
+}
+
+extension Trait where Self == SharedSvcd {
+    /// Runs the suite against one `svcd --seed-sample` child process.
+    static var sharedSvcd: Self { SharedSvcd() }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import WireJSON
+import ZeroMQ
+
+/// Runs blocking client work on a dedicated thread, so blocking libzmq calls never occupy the
+/// cooperative pool that the services under test (in-process actors) need.
+public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        let thread = Thread {
+            do {
+                continuation.resume(returning: try body())
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        thread.name = "wire-test-client"
+        thread.start()
+    }
+}
+
+/// A client socket with its own context, a receive timeout and linger 0. Created, used and
+/// closed on one thread (see ``withClient(_:_:receiveTimeout:_:)``).
+public final class WireClient {
+    public let context: ZMQContext
+    public let socket: ZMQSocket
+    public let type: ZMQSocketType
+
+    public init(_ type: ZMQSocketType, connectTo address: String, receiveTimeout milliseconds: Int32) throws {
+        self.type = type
+        context = try ZMQContext()
+        do {
+            socket = try context.makeSocket(type)
+            try socket.setLinger(0)
+            try socket.setReceiveTimeout(milliseconds)
+            try socket.setSendTimeout(5000)
+            try socket.connect(address)
+        } catch {
+            context.terminate()
+            throw error
+        }
+    }
+
+    public func close() {
+        socket.close()
+        context.terminate()
+    }
+
+    public func setReceiveTimeout(_ milliseconds: Int32) throws {
+        try socket.setReceiveTimeout(milliseconds)
+    }
+
+    /// Sends one request body: REQ sends the body alone, DEALER sends `["", body]`.
+    public func send(body: [UInt8]) throws {
+        switch type {
+        case .dealer: try socket.sendMultipart([[], body])
+        default: try socket.send(body)
+        }
+    }
+
+    /// Sends raw frames as they are (DEALER framing experiments).
+    public func send(frames: [[UInt8]]) throws {
+        try socket.sendMultipart(frames)
+    }
+
+    /// The next message's frames, or `nil` when the receive timeout expires.
+    public func receiveFrames() throws -> [[UInt8]]? {
+        var frames: [[UInt8]] = []
+        guard try socket.receiveMultipart(into: &frames) != nil else { return nil }
+        return frames
+    }
+
+    /// The next reply, or `nil` on timeout.
+    public func receiveReply() throws -> Reply? {
+        try receiveFrames().map(Reply.init(frames:))
+    }
+
+    /// One request and its reply (`nil` on timeout).
+    public func call(_ body: [UInt8]) throws -> Reply? {
+        try send(body: body)
+        return try receiveReply()
+    }
+
+    /// Reads replies until `count` arrived or one receive times out.
+    public func receiveReplies(upTo count: Int) throws -> [Reply] {
+        var replies: [Reply] = []
+        while replies.count < count, let reply = try receiveReply() {
+            replies.append(reply)
+        }
+        return replies
+    }
+}
+
+/// Opens a client on a fresh thread, runs `body` with it and always closes it.
+public func withClient<T: Sendable>(
+    _ type: ZMQSocketType, _ address: String, receiveTimeout milliseconds: Int32 = 5000,
+    _ body: @escaping @Sendable (WireClient) throws -> T
+) async throws -> T {
+    try await onThread {
+        let client = try WireClient(type, connectTo: address, receiveTimeout: milliseconds)
+        defer { client.close() }
+        return try body(client)
+    }
+}
+
+/// One request on a fresh REQ socket; fails the test on timeout.
+public func call(_ address: String, _ body: [UInt8], receiveTimeout milliseconds: Int32 = 5000) async throws -> Reply {
+    let reply = try await withClient(.req, address, receiveTimeout: milliseconds) { client in try client.call(body) }
+    guard let reply else { throw NoReply(address: address, milliseconds: milliseconds) }
+    return reply
+}
+
+/// No reply arrived within the receive timeout.
+public struct NoReply: Error, CustomStringConvertible {
+    /// Where the request went.
+    public let address: String
+    /// How long the client waited.
+    public let milliseconds: Int32
+
+    /// "no reply from … within … ms".
+    public var description: String { "no reply from \(address) within \(milliseconds) ms" }
+}
+
+/// A received reply: its frames and the parsed last frame (the body).
+public struct Reply: Sendable, CustomStringConvertible {
+    /// Every frame as received.
+    public let frames: [[UInt8]]
+    /// The body parsed as JSON, `nil` when it is not JSON.
+    public let json: JSONValue?
+
+    /// Parses the last frame.
+    public init(frames: [[UInt8]]) {
+        self.frames = frames
+        json = frames.last.flatMap { try? JSONParser.parse($0) }
+    }
+
+    /// The body frame.
+    public var body: [UInt8] { frames.last ?? [] }
+    /// `v`.
+    public var version: Int? { json?["v"]?.intValue }
+    /// `id`.
+    public var id: JSONValue? { json?["id"] }
+    /// `ok`.
+    public var ok: Bool? { json?["ok"]?.boolValue }
+    /// `result`.
+    public var result: JSONValue? { json?["result"] }
+    /// `error.code`.
+    public var code: String? { json?["error"]?["code"]?.stringValue }
+    /// `error.message`.
+    public var message: String? { json?["error"]?["message"]?.stringValue }
+
+    /// The body as text.
+    public var description: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// The error codes of wire protocol v1.
+public let contractErrorCodes: Set<String> = [
+    "malformed", "unsupported_version", "invalid_input", "not_found", "unauthorized", "business_rule",
+    "conflict", "overloaded", "deadline_exceeded", "unavailable", "internal",
+]
+
+/// `{"v":1,"id":…,"params":…,"deadlineMs":…}` with members omitted when `nil`.
+public func request(id: String? = nil, params: JSONValue? = nil, deadlineMs: Int? = nil, extra: [(String, JSONValue)] = []) -> [UInt8] {
+    var members: [(String, JSONValue)] = [("v", 1)]
+    if let id { members.append(("id", .string(id))) }
+    if let params { members.append(("params", params)) }
+    if let deadlineMs { members.append(("deadlineMs", .int(deadlineMs))) }
+    members.append(contentsOf: extra)
+    return JSONValue.object(JSONObject(members)).encoded()
+}
+
+/// Bytes of a UTF-8 string.
+public func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+/// A unique e-mail address for tests that register users.
+public func uniqueEmail(_ tag: String) -> String {
+    "\(tag)-\(UUID().uuidString.lowercased())@example.com"
+}
+
+/// SplitMix64: a small seedable generator, so "random" test inputs are the same on every run.
+public struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
