@@ -54,6 +54,12 @@ public enum Validate {
 }
 
 extension String {
+    /// Whether anything but white space is in the string; unlike `trimmed.isEmpty` it allocates
+    /// nothing and usually stops at the first character, which matters on read paths.
+    public var hasNonWhitespace: Bool {
+        contains { !$0.isWhitespace }
+    }
+
     /// The string without leading and trailing white space (spaces, tabs, newlines…).
     public var trimmed: String {
         guard let first = firstIndex(where: { !$0.isWhitespace }) else { return "" }

@@ -69,7 +69,7 @@ public struct Restaurant: Sendable, Hashable, Identifiable {
     /// A restaurant may be listed only when it is valid: non-blank name and address, price
     /// level 1…4, coordinates in range, rating 0…5.
     public var isValid: Bool {
-        !name.trimmed.isEmpty && !address.trimmed.isEmpty
+        name.hasNonWhitespace && address.hasNonWhitespace
             && Restaurant.priceLevels.contains(priceLevel)
             && Restaurant.latitudes.contains(latitude) && Restaurant.longitudes.contains(longitude)
             && Restaurant.ratings.contains(rating)

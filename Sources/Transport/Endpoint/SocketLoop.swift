@@ -133,7 +133,7 @@ final class SocketLoop {
         guard count > 0 else { return nil }
         // Everything up to the first empty frame is the routing envelope (a ROUTER adds the
         // peer's id; REQ and well-behaved DEALERs add the empty delimiter).
-        guard let delimiter = frames[1..<max(1, count)].firstIndex(where: \.isEmpty) else {
+        guard let delimiter = frames[1..<max(1, count)].firstIndex(where: { $0.isEmpty }) else {
             reject([frames[0], []], id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
             return nil
         }

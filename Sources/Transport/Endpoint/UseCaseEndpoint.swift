@@ -47,6 +47,9 @@ public final class UseCaseEndpoint: Service, Sendable {
     public func start() async throws -> String {
         try await withCheckedThrowingContinuation { (bound: CheckedContinuation<String, any Error>) in
             let thread = Thread { [self] in
+                // Named from inside: on Linux only the running thread's own name reaches the
+                // kernel, where perf and top -H show it.
+                Thread.current.name = "zmq-\(name.rawValue)"
                 let loop: SocketLoop
                 do {
                     loop = try SocketLoop(
@@ -61,7 +64,6 @@ public final class UseCaseEndpoint: Service, Sendable {
                 bound.resume(returning: loop.boundEndpoint)
                 loop.run()
             }
-            thread.name = "zmq-\(name.rawValue)"
             thread.start()
         }
     }
