@@ -5,15 +5,61 @@ let package = Package(
     name: "restaurant-service",
     platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "svcd", targets: ["svcd"]),
+        .executable(name: "svcbench", targets: ["svcbench"]),
         .library(name: "Domain", targets: ["Domain"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Pure business core: entities, use cases, ports. No dependencies, no imports.
         .target(name: "Domain"),
         // Repository implementations (in-memory today, SQLite later) behind Domain's protocols.
         .target(name: "Persistence", dependencies: ["Domain"]),
+        // libzmq from Debian's libzmq3-dev; stays internal to the ZeroMQ module.
+        .systemLibrary(
+            name: "CZeroMQ",
+            pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
+        // Thin Swift binding over libzmq: context, sockets, messages, poll, CURVE, typed errors.
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+        // Allocation-light JSON parser and writer for the wire protocol.
+        .target(name: "WireJSON"),
+        // Presentation: one actor-hosted ROUTER endpoint per use case, wire DTOs, error codes.
+        .target(name: "Transport", dependencies: [
+            "Domain", "ZeroMQ", "WireJSON",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // Composition root: buildService(configuration:) wires every concrete type.
+        .target(name: "ServiceApp", dependencies: [
+            "Domain", "Persistence", "Transport", "ZeroMQ", "WireJSON",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .executableTarget(name: "svcd", dependencies: [
+            "ServiceApp",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Benchmark: the service against a raw libzmq echo, side by side (not a test).
+        .executableTarget(name: "svcbench", dependencies: [
+            "ServiceApp", "ZeroMQ", "WireJSON",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
 
-        .testTarget(name: "DomainTests", dependencies: ["Domain"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Domain", "Persistence"]),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], resources: [.copy("JSONTestSuite")]),
+        // Client helpers shared by the socket-level test targets.
+        .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON"], path: "Tests/WireTestSupport"),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ZeroMQ", "WireJSON", "WireTestSupport"]),
     ]
 )

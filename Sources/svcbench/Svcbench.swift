@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ServiceApp
+import ZeroMQ
+
+/// `svcbench`: GetRestaurant on svcd against a raw libzmq ROUTER echo, both in this process, with
+/// the same DEALER client and payload, in alternating runs. Prints round trips/s and latency
+/// p50/p99 per in-flight setting, the service ÷ echo ratios and the goal check.
+@main
+struct Svcbench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "svcbench",
+        abstract: "Benchmark svcd's GetRestaurant against a raw libzmq ROUTER echo (alternating runs, one process).",
+        discussion: """
+            For each --in-flight setting, runs echo, service, echo, service, … for --rounds rounds; \
+            each run is a fresh DEALER client thread that warms up, then measures for --seconds. \
+            Goal: pipelined throughput ≥ 0.5 × echo and lockstep p50 ≤ 1.5 × echo (medians across rounds).
+            """
+    )
+
+    @Option(name: .long, help: "Requests kept in flight, comma separated (1 = lockstep).")
+    var inFlight: String = "1,64"
+
+    @Option(name: .long, help: "Measured seconds per run.")
+    var seconds: Double = 3
+
+    @Option(name: .long, help: "Warm-up seconds per run before measuring.")
+    var warmup: Double = 1
+
+    @Option(name: .long, help: "Rounds of echo + service per in-flight setting.")
+    var rounds: Int = 3
+
+    @Option(name: .long, help: "The restaurantId parameter sent to GetRestaurant (and echoed).")
+    var restaurantId: String = "r-000042"
+
+    @Flag(name: .long, help: "Print a JSON summary to stdout (the table then goes to stderr).")
+    var json = false
+
+    /// The parsed `--in-flight` list.
+    var inFlightSettings: [Int] {
+        inFlight.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    func validate() throws {
+        let parts = inFlight.split(separator: ",", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, inFlightSettings.count == parts.count, inFlightSettings.allSatisfy({ (1...10_000).contains($0) }) else {
+            throw ValidationError("--in-flight must be a comma-separated list of integers between 1 and 10000, e.g. 1,64")
+        }
+        guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be above 0 and at most 3600") }
+        guard warmup >= 0, warmup <= 3600 else { throw ValidationError("--warmup must be between 0 and 3600") }
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        guard !restaurantId.isEmpty, restaurantId.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
+            throw ValidationError("--restaurant-id must be printable ASCII without quotes or backslashes")
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .warning
+            return handler
+        }
+
+        let dataDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("svcbench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
+        var configuration = ServiceConfiguration()
+        configuration.dataDirectory = dataDirectory
+        configuration.portBase = 0
+        configuration.seedSample = true
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+
+        let service = try await buildService(configuration: configuration, logger: Logger(label: "svcd"))
+        let serviceTask = Task { try await service.run() }
+        var echo: EchoServer?
+        var clientContext: ZMQContext?
+        var failure: (any Error)?
+        do {
+            guard let serviceEndpoint = service.useCaseAddresses[.getRestaurant] else {
+                throw BenchError("the service has no GetRestaurant endpoint")
+            }
+            let echoServer = try await EchoServer.start()
+            echo = echoServer
+            let context = try ZMQContext(ioThreads: 1)
+            clientContext = context
+            let client = LoadClient(
+                context: context,
+                warmupNanoseconds: UInt64(warmup * 1e9),
+                windowNanoseconds: UInt64(seconds * 1e9),
+                restaurantId: restaurantId
+            )
+            let report = try await measure(client: client, echoEndpoint: echoServer.endpoint, serviceEndpoint: serviceEndpoint)
+            if json {
+                FileHandle.standardError.write(Data(report.text.utf8))
+                FileHandle.standardOutput.write(Data(report.json))
+            } else {
+                print(report.text, terminator: "")
+            }
+        } catch {
+            failure = error
+        }
+
+        // Clean stop: client sockets are already closed on their threads; the echo thread closes
+        // its socket when its context shuts down; the service drains and terminates its context.
+        await echo?.stop()
+        clientContext?.terminate()
+        await service.triggerGracefulShutdown()
+        do {
+            try await serviceTask.value
+        } catch {
+            failure = failure ?? error
+        }
+        if let failure {
+            FileHandle.standardError.write(Data("svcbench: \(failure)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    /// For each in-flight setting: echo, service, echo, service, … for `rounds` rounds.
+    private func measure(client: LoadClient, echoEndpoint: String, serviceEndpoint: String) async throws -> Report {
+        var settings: [Report.Setting] = []
+        for inFlight in inFlightSettings {
+            var runs: [RunResult] = []
+            for round in 1...rounds {
+                for target in BenchTarget.allCases {
+                    let endpoint = target == .echo ? echoEndpoint : serviceEndpoint
+                    let result = try await client.run(target, endpoint: endpoint, inFlight: inFlight, round: round)
+                    FileHandle.standardError.write(Data((Report.runLine(result) + "\n").utf8))
+                    runs.append(result)
+                }
+            }
+            settings.append(Report.Setting(inFlight: inFlight, runs: runs))
+        }
+        let version = ZMQ.version
+        return Report(
+            settings: settings, seconds: seconds, warmup: warmup, rounds: rounds,
+            libzmqVersion: "\(version.major).\(version.minor).\(version.patch)",
+            cores: ProcessInfo.processInfo.activeProcessorCount,
+            echoEndpoint: echoEndpoint, serviceEndpoint: serviceEndpoint,
+            body: String(decoding: client.body(slot: 0), as: UTF8.self)
+        )
+    }
+}
