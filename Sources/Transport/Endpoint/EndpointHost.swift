@@ -13,6 +13,14 @@ actor EndpointHost {
         self.logger = logger
     }
 
+    /// Handles batches until the socket thread ends the stream. Iterating inside the actor
+    /// resumes each batch directly on the actor's executor: no hop on and off per batch.
+    func serve(_ requests: AsyncStream<[InboundRequest]>) async {
+        for await batch in requests {
+            await process(batch)
+        }
+    }
+
     /// Handles a batch in arrival order.
     func process(_ batch: [InboundRequest]) async {
         for request in batch {

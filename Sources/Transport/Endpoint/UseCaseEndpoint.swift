@@ -73,9 +73,7 @@ public final class UseCaseEndpoint: Service, Sendable {
     public func run() async {
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                for await batch in requests {
-                    await host.process(batch)
-                }
+                await host.serve(requests)
             } onGracefulShutdown: { [availability, control, outbox] in
                 // The group shuts services down one after another; refusing new requests on
                 // every endpoint at the first signal keeps the others from taking new writes.
