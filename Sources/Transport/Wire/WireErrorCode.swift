@@ -22,12 +22,4 @@ public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
     case unavailable
     /// An unexpected failure inside the service.
     case `internal`
-
-    /// Whether a request refused with this code had no effect, so it may be sent again as is.
-    public var isSafeToRetry: Bool {
-        switch self {
-        case .overloaded, .deadlineExceeded, .unavailable: true
-        default: false
-        }
-    }
 }
