@@ -13,12 +13,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Pure business core: entities, use cases, ports. No dependencies, no imports.
         .target(name: "Domain"),
-        // Repository implementations (in-memory today, SQLite later) behind Domain's protocols.
-        .target(name: "Persistence", dependencies: ["Domain"]),
+        // Repository implementations behind Domain's protocols: SQLite (the embedded default,
+        // with group commit) and in-memory actors for tests. Records and mappers live here.
+        .target(name: "Persistence", dependencies: ["Domain", .product(name: "GRDB", package: "GRDB.swift")]),
         // libzmq from Debian's libzmq3-dev; stays internal to the ZeroMQ module.
         .systemLibrary(
             name: "CZeroMQ",

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Persistence
 import ServiceLifecycle
 import Transport
 import ZeroMQ
@@ -16,10 +17,12 @@ public final class RestaurantService: Sendable {
     /// Where the service keeps its files.
     public let dataDirectory: String
 
+    private let store: SQLiteStore?
     private let context: ZMQContext
     private let group: ServiceGroup
 
-    init(useCaseAddresses: [UseCaseName: String], endpoints: [UseCaseEndpoint], availability: ServiceAvailability, dataDirectory: String, context: ZMQContext, group: ServiceGroup) {
+    init(useCaseAddresses: [UseCaseName: String], endpoints: [UseCaseEndpoint], availability: ServiceAvailability, dataDirectory: String, store: SQLiteStore?, context: ZMQContext, group: ServiceGroup) {
+        self.store = store
         self.useCaseAddresses = useCaseAddresses
         self.endpoints = endpoints
         self.availability = availability
@@ -29,13 +32,31 @@ public final class RestaurantService: Sendable {
     }
 
     /// Serves until a shutdown signal (or `triggerGracefulShutdown()`), drains, and returns once
-    /// every socket is closed and the ZeroMQ context is terminated.
+    /// every socket is closed, the ZeroMQ context is terminated and the store is closed (every
+    /// answered write was durable already; closing checkpoints the WAL).
     public func run() async throws {
-        defer {
+        defer { removeEndpointsFile() }
+        do {
+            try await group.run()
+        } catch {
             context.terminate()
-            removeEndpointsFile()
+            try? await store?.close()
+            throw error
         }
-        try await group.run()
+        context.terminate()
+        try await store?.close()
+    }
+
+    /// Writes a consistent copy of the store to `path` (absolute, must not exist yet). Fails for
+    /// the in-memory store.
+    public func backup(to path: String) async throws {
+        guard let store else { throw BackupUnavailable() }
+        try await store.backup(to: path)
+    }
+
+    /// The in-memory store has nothing to back up.
+    public struct BackupUnavailable: Error, CustomStringConvertible {
+        public var description: String { "the in-memory store cannot be backed up" }
     }
 
     /// A stopped service leaves no `endpoints.json` behind, so clients do not dial a dead

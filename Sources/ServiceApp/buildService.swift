@@ -13,10 +13,33 @@ import ZeroMQ
 public func buildService(configuration: ServiceConfiguration, logger: Logger = Logger(label: "svcd")) async throws -> RestaurantService {
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
 
-    let users = InMemoryUserRepository()
-    let restaurants = InMemoryRestaurantRepository()
-    let favorites = InMemoryFavoriteRepository()
-    let menu = InMemoryMenuRepository()
+    let store: SQLiteStore?
+    let users: any UserRepository
+    let restaurants: any RestaurantRepository
+    let favorites: any FavoriteRepository
+    let menu: any MenuRepository & OrderRepository
+    switch configuration.store {
+    case .sqlite:
+        let opened = ContinuousClock.now
+        let sqlite = try SQLiteStore(path: configuration.storePath)
+        store = sqlite
+        users = SQLiteUserRepository(store: sqlite)
+        let sqliteRestaurants = try await SQLiteRestaurantRepository(store: sqlite)
+        restaurants = sqliteRestaurants
+        favorites = SQLiteFavoriteRepository(store: sqlite)
+        menu = SQLiteMenuRepository(store: sqlite)
+        let heldRestaurants = await sqliteRestaurants.count
+        logger.info("opened store", metadata: [
+            "path": "\(configuration.storePath)", "restaurants": "\(heldRestaurants)",
+            "elapsed": "\(ContinuousClock.now - opened)",
+        ])
+    case .memory:
+        store = nil
+        users = InMemoryUserRepository()
+        restaurants = InMemoryRestaurantRepository()
+        favorites = InMemoryFavoriteRepository()
+        menu = InMemoryMenuRepository()
+    }
 
     if configuration.seedSample {
         let seeded = try await SampleData.seedIfEmpty(users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: menu, taxRate: configuration.taxRate)
@@ -48,6 +71,7 @@ public func buildService(configuration: ServiceConfiguration, logger: Logger = L
     } catch {
         for endpoint in endpoints { endpoint.abort() }
         context.terminate()
+        try? await store?.close()
         throw error
     }
 
@@ -59,5 +83,5 @@ public func buildService(configuration: ServiceConfiguration, logger: Logger = L
         )
     )
     logger.info("svcd ready", metadata: ["useCases": "\(endpoints.count)", "dataDirectory": "\(configuration.dataDirectory)"])
-    return RestaurantService(useCaseAddresses: addresses, endpoints: endpoints, availability: availability, dataDirectory: configuration.dataDirectory, context: context, group: group)
+    return RestaurantService(useCaseAddresses: addresses, endpoints: endpoints, availability: availability, dataDirectory: configuration.dataDirectory, store: store, context: context, group: group)
 }

@@ -5,9 +5,9 @@ import Testing
 /// Hundreds of racing use-case calls against each invariant that a check-then-act across an
 /// `await` would break. Every expectation is an exact count.
 @Suite struct ConcurrentInvariantTests {
-    @Test(arguments: [250, 400])
-    func favoritesCapHoldsUnderConcurrentSaves(attempts: Int) async throws {
-        let world = Fixture()
+    @Test(arguments: Backend.allCases, [250, 400])
+    func favoritesCapHoldsUnderConcurrentSaves(_ backend: Backend, attempts: Int) async throws {
+        let world = try await Fixture(backend)
         let user = try await world.user()
         var restaurantIds: [RestaurantID] = []
         for index in 0..<attempts {
@@ -20,23 +20,25 @@ import Testing
         let cap = Favorite.maximumPerUser
         #expect(outcomes.filter { $0 == .succeeded }.count == cap)
         #expect(outcomes.filter { $0 == .refused(.businessRule(.favoritesLimitReached(limit: cap))) }.count == attempts - cap)
-        #expect(await world.favorites.favorites(of: user.id).count == cap)
+        #expect(try await world.favorites.favorites(of: user.id).count == cap)
     }
 
-    @Test func repeatedSavesOfOneFavoriteStoreItOnce() async throws {
-        let world = Fixture()
+    @Test(arguments: Backend.allCases)
+    func repeatedSavesOfOneFavoriteStoreItOnce(_ backend: Backend) async throws {
+        let world = try await Fixture(backend)
         let user = try await world.user()
         let restaurant = try await world.restaurant()
         let outcomes = await race(300) { _ in
             _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: restaurant.id)
         }
         #expect(outcomes.allSatisfy { $0 == .succeeded })
-        #expect(await world.favorites.favorites(of: user.id).count == 1)
+        #expect(try await world.favorites.favorites(of: user.id).count == 1)
     }
 
-    @Test(arguments: [(stock: 150, orders: 300), (stock: 0, orders: 200), (stock: 299, orders: 300)])
-    func stockIsNeverOversoldUnderConcurrentOrders(stock: Int, orders: Int) async throws {
-        let world = Fixture()
+    @Test(arguments: Backend.allCases, [(stock: 150, orders: 300), (stock: 0, orders: 200), (stock: 299, orders: 300)])
+    func stockIsNeverOversoldUnderConcurrentOrders(_ backend: Backend, sizes: (stock: Int, orders: Int)) async throws {
+        let (stock, orders) = sizes
+        let world = try await Fixture(backend)
         let restaurant = try await world.restaurant()
         let item = try await world.item(in: restaurant, stock: stock)
         var buyers: [UserID] = []
@@ -51,11 +53,12 @@ import Testing
             if case .refused(.businessRule(.insufficientStock(item.id, 1, _))) = $0 { return true }
             return false
         }.count == orders - sold)
-        #expect(await world.menu.item(id: item.id)?.stock == stock - sold)
+        #expect(try await world.menu.item(id: item.id)?.stock == stock - sold)
     }
 
-    @Test func multiItemOrdersTakeStockAllOrNothing() async throws {
-        let world = Fixture()
+    @Test(arguments: Backend.allCases)
+    func multiItemOrdersTakeStockAllOrNothing(_ backend: Backend) async throws {
+        let world = try await Fixture(backend)
         let restaurant = try await world.restaurant()
         // Every order takes one of each; the scarce item runs out first and then no order may
         // take any plentiful stock.
@@ -66,15 +69,15 @@ import Testing
             _ = try await world.placeOrder.execute(.init(userId: buyer.id, items: [.init(itemId: plentiful.id, quantity: 1), .init(itemId: scarce.id, quantity: 1)], deliveryAddress: "2 High St"))
         }
         #expect(outcomes.filter { $0 == .succeeded }.count == 120)
-        #expect(await world.menu.item(id: scarce.id)?.stock == 0)
-        #expect(await world.menu.item(id: plentiful.id)?.stock == 1000 - 120)
-        let stored = await world.menu.orders(of: buyer.id, after: nil, limit: 500)
+        #expect(try await world.menu.item(id: scarce.id)?.stock == 0)
+        #expect(try await world.menu.item(id: plentiful.id)?.stock == 1000 - 120)
+        let stored = try await world.menu.orders(of: buyer.id, after: nil, limit: 500)
         #expect(stored.count == 120)
     }
 
-    @Test(arguments: [1, 7])
-    func stockIsConservedWhenRestocksRaceOrders(seed: Int) async throws {
-        let world = Fixture()
+    @Test(arguments: Backend.allCases, [1, 7])
+    func stockIsConservedWhenRestocksRaceOrders(_ backend: Backend, seed: Int) async throws {
+        let world = try await Fixture(backend)
         let restaurant = try await world.restaurant()
         let initial = 40
         let item = try await world.item(in: restaurant, stock: initial)
@@ -92,27 +95,29 @@ import Testing
         }
         let restocked = (0..<calls).filter { isRestock[$0] }.map { quantities[$0] }.reduce(0, +)
         let sold = (0..<calls).filter { !isRestock[$0] && outcomes[$0] == .succeeded }.map { quantities[$0] }.reduce(0, +)
-        let left = try #require(await world.menu.item(id: item.id)).stock
+        let left = try #require(try await world.menu.item(id: item.id)).stock
         #expect(left >= 0)
         #expect(initial + restocked == sold + left)
         #expect((0..<calls).filter { isRestock[$0] }.allSatisfy { outcomes[$0] == .succeeded })
-        let orders = await world.menu.orders(of: buyer.id, after: nil, limit: 500)
+        let orders = try await world.menu.orders(of: buyer.id, after: nil, limit: 500)
         #expect(orders.map { $0.lines[0].quantity }.reduce(0, +) == sold)
     }
 
-    @Test func oneEmailRegisteredInMixedCaseWinsExactlyOnce() async throws {
-        let world = Fixture()
+    @Test(arguments: Backend.allCases)
+    func oneEmailRegisteredInMixedCaseWinsExactlyOnce(_ backend: Backend) async throws {
+        let world = try await Fixture(backend)
         let spellings = ["Sam@Example.com", "sam@example.com", "SAM@EXAMPLE.COM", "sAm@eXample.Com", "  sam@example.COM "]
         let outcomes = await race(250) { index in
             _ = try await world.registerUser.execute(.init(name: "Sam \(index)", email: spellings[index % spellings.count]))
         }
         #expect(outcomes.filter { $0 == .succeeded }.count == 1)
         #expect(outcomes.filter { $0 == .refused(.conflict(reason: "email is already registered")) }.count == 249)
-        #expect(await world.users.allUsers().count == 1)
+        #expect(try await world.users.allUsers().count == 1)
     }
 
-    @Test func racingEmailChangesToOneAddressLeaveItUnique() async throws {
-        let world = Fixture()
+    @Test(arguments: Backend.allCases)
+    func racingEmailChangesToOneAddressLeaveItUnique(_ backend: Backend) async throws {
+        let world = try await Fixture(backend)
         var userIds: [UserID] = []
         for index in 0..<200 { userIds.append(try await world.user("U\(index)").id) }
         let ids = userIds
@@ -120,12 +125,13 @@ import Testing
             _ = try await world.updateUserProfile.execute(.init(userId: ids[index], email: index.isMultiple(of: 2) ? "taken@example.com" : "TAKEN@example.com"))
         }
         #expect(outcomes.filter { $0 == .succeeded }.count == 1)
-        let holders = await world.users.allUsers().filter { $0.email.uniquenessKey == "taken@example.com" }
+        let holders = try await world.users.allUsers().filter { $0.email.uniquenessKey == "taken@example.com" }
         #expect(holders.count == 1)
     }
 
-    @Test func registrationAndEmailChangeRacingForOneAddressLeaveOneHolder() async throws {
-        let world = Fixture()
+    @Test(arguments: Backend.allCases)
+    func registrationAndEmailChangeRacingForOneAddressLeaveOneHolder(_ backend: Backend) async throws {
+        let world = try await Fixture(backend)
         var userIds: [UserID] = []
         for index in 0..<100 { userIds.append(try await world.user("U\(index)").id) }
         let ids = userIds
@@ -137,12 +143,12 @@ import Testing
             }
         }
         #expect(outcomes.filter { $0 == .succeeded }.count == 1)
-        #expect(await world.users.allUsers().filter { $0.email.uniquenessKey == "contested@example.com" }.count == 1)
+        #expect(try await world.users.allUsers().filter { $0.email.uniquenessKey == "contested@example.com" }.count == 1)
     }
 
-    @Test(arguments: [200, 333])
-    func ratingIsTheMeanOfAllReviewsUnderConcurrentReviews(reviews: Int) async throws {
-        let world = Fixture()
+    @Test(arguments: Backend.allCases, [200, 333])
+    func ratingIsTheMeanOfAllReviewsUnderConcurrentReviews(_ backend: Backend, reviews: Int) async throws {
+        let world = try await Fixture(backend)
         let restaurant = try await world.restaurant()
         var authors: [UserID] = []
         for index in 0..<10 { authors.append(try await world.user("Critic\(index)").id) }
@@ -152,7 +158,7 @@ import Testing
             _ = try await world.addReview.execute(.init(userId: userIds[index % userIds.count], restaurantId: restaurant.id, rating: ratings[index], text: "visit \(index)"))
         }
         #expect(outcomes.allSatisfy { $0 == .succeeded })
-        let stored = try #require(await world.restaurants.restaurant(id: restaurant.id))
+        let stored = try #require(try await world.restaurants.restaurant(id: restaurant.id))
         #expect(stored.reviewCount == reviews)
         #expect(stored.rating == Double(ratings.reduce(0, +)) / Double(reviews))
         let page = try await world.getReviews.execute(restaurantId: restaurant.id, limit: 500)
@@ -160,8 +166,9 @@ import Testing
         #expect(stored.rating == Double(page.items.map(\.rating).reduce(0, +)) / Double(page.items.count))
     }
 
-    @Test func deactivationRacingProfileUpdatesIsNeverUndone() async throws {
-        let world = Fixture()
+    @Test(arguments: Backend.allCases)
+    func deactivationRacingProfileUpdatesIsNeverUndone(_ backend: Backend) async throws {
+        let world = try await Fixture(backend)
         let user = try await world.user()
         let outcomes = await race(300) { index in
             if index == 150 {
@@ -170,7 +177,7 @@ import Testing
                 _ = try await world.updateUserProfile.execute(.init(userId: user.id, name: "Name \(index)"))
             }
         }
-        let stored = try #require(await world.users.user(id: user.id))
+        let stored = try #require(try await world.users.user(id: user.id))
         #expect(stored.isActive == false)
         #expect(outcomes[150] == .succeeded)
         // Every update either landed before the deactivation or was refused after it.

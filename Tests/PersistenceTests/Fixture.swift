@@ -1,15 +1,64 @@
 import Domain
+import Foundation
 import Persistence
+import Testing
 
-/// The in-memory repositories wired to use cases with a fixed clock, as the service would be.
+/// Which repository implementations a test runs against.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory, sqlite
+    var testDescription: String { rawValue }
+}
+
+/// Lists every user, for audits; both user repositories can.
+protocol UserListing: UserRepository {
+    func allUsers() async throws -> [User]
+}
+extension InMemoryUserRepository: UserListing {}
+extension SQLiteUserRepository: UserListing {}
+
+/// A directory under the system's temporary directory, removed when the last reference goes.
+final class TemporaryDirectory: Sendable {
+    let path: String
+    init() throws {
+        path = NSTemporaryDirectory() + "persistence-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// One backend's repositories wired to use cases with a fixed clock, as the service would be.
 struct Fixture {
-    let users = InMemoryUserRepository()
-    let restaurants = InMemoryRestaurantRepository()
-    let favorites = InMemoryFavoriteRepository()
-    let menu = InMemoryMenuRepository()
+    let users: any UserListing
+    let restaurants: any RestaurantRepository
+    let favorites: any FavoriteRepository
+    let menu: any MenuRepository & OrderRepository
+    /// The SQLite store and its directory (sqlite backend only).
+    let store: SQLiteStore?
+    let directory: TemporaryDirectory?
     let clock = ManualWallClock(Timestamp(year: 2026, month: 6, day: 15, hour: 12))
     let ids = SequentialIdentifierGenerator(prefix: "t")
     let tax = FixedTaxRate(TaxRate(partsPerMillion: 80_000)!)
+
+    init(_ backend: Backend) async throws {
+        switch backend {
+        case .memory:
+            users = InMemoryUserRepository()
+            restaurants = InMemoryRestaurantRepository()
+            favorites = InMemoryFavoriteRepository()
+            menu = InMemoryMenuRepository()
+            store = nil
+            directory = nil
+        case .sqlite:
+            let directory = try TemporaryDirectory()
+            let store = try SQLiteStore(path: directory.path + "/store.sqlite")
+            users = SQLiteUserRepository(store: store)
+            restaurants = try await SQLiteRestaurantRepository(store: store)
+            favorites = SQLiteFavoriteRepository(store: store)
+            menu = SQLiteMenuRepository(store: store)
+            self.store = store
+            self.directory = directory
+        }
+    }
 
     var registerUser: RegisterUser { RegisterUser(users: users, clock: clock, ids: ids) }
     var updateUserProfile: UpdateUserProfile { UpdateUserProfile(users: users) }

@@ -11,12 +11,25 @@ public struct ServiceConfiguration: Sendable {
     /// The admin endpoint binds this port and the use cases the ports after it, in
     /// ``UseCaseName`` order. 0 binds every endpoint to an ephemeral port (see `endpoints.json`).
     public var portBase: Int = 7100
+    /// Where the data lives.
+    public var store: StoreKind = .sqlite
     /// Load the deterministic sample data set when the store is empty.
     public var seedSample: Bool = false
     /// Tax applied to new orders.
     public var taxRate: TaxRate = TaxRate(partsPerMillion: 80_000)!
     /// Per-endpoint limits and socket settings.
     public var endpoint = EndpointConfiguration()
+
+    /// Where the service keeps its data.
+    public enum StoreKind: String, Sendable, CaseIterable {
+        /// `DATA_DIR/store.sqlite`: durable; the default.
+        case sqlite
+        /// Process memory: lost at exit. For tests and comparisons only.
+        case memory
+    }
+
+    /// The SQLite database file inside the data directory.
+    public var storePath: String { dataDirectory + "/store.sqlite" }
 
     /// The defaults of the contract.
     public init() {}

@@ -13,12 +13,32 @@ actor EndpointHost {
         self.logger = logger
     }
 
-    /// Handles batches until the socket thread ends the stream. Iterating inside the actor
-    /// resumes each batch directly on the actor's executor: no hop on and off per batch.
+    /// Handles batches until the socket thread ends the stream, and returns once every request
+    /// taken is answered. Iterating inside the actor resumes each batch directly on the actor's
+    /// executor: no hop on and off per batch.
+    ///
+    /// Writes wait for a durable commit, so each runs as its own child task: concurrent writes
+    /// then share group commits instead of queueing behind each other's fsync. The in-flight
+    /// bound of the socket thread bounds the number of tasks.
     func serve(_ requests: AsyncStream<[InboundRequest]>) async {
-        for await batch in requests {
-            await process(batch)
+        guard route.name.writes else {
+            for await batch in requests {
+                await process(batch)
+            }
+            return
         }
+        await withDiscardingTaskGroup { group in
+            for await batch in requests {
+                for request in batch {
+                    group.addTask { await self.answer(request) }
+                }
+            }
+        }
+    }
+
+    private nonisolated func answer(_ request: InboundRequest) async {
+        let body = await reply(to: request)
+        outbox.push(OutboundReply(envelope: request.envelope, body: body))
     }
 
     /// Handles a batch in arrival order.
@@ -29,7 +49,7 @@ actor EndpointHost {
         }
     }
 
-    private func reply(to inbound: InboundRequest) async -> [UInt8] {
+    private nonisolated func reply(to inbound: InboundRequest) async -> [UInt8] {
         let request = inbound.request
         if let deadline = inbound.deadline, ContinuousClock.now > deadline {
             return WireReply.failure(id: request.id, error: WireError(.deadlineExceeded, "the deadline of \(request.deadlineMilliseconds ?? 0) ms passed before the request started; it had no effect"))

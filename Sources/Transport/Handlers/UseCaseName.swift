@@ -24,6 +24,20 @@ public enum UseCaseName: String, Sendable, Hashable, CaseIterable {
     case listOrders = "ListOrders"
     case loadFeed = "LoadFeed"
 
+    /// Whether the use case writes to the store. A write is answered only once it is durable,
+    /// which takes a commit (milliseconds), so its endpoint runs writes concurrently to let them
+    /// share commits; reads are answered inline, in arrival order.
+    public var writes: Bool {
+        switch self {
+        case .registerUser, .updateUserProfile, .deactivateUser, .startSubscription, .createRestaurant,
+             .saveFavoriteRestaurant, .removeFavoriteRestaurant, .addReview, .addMenuItem, .restockMenuItem, .placeOrder:
+            true
+        case .getUserProfile, .getRestaurant, .listRestaurants, .searchRestaurants, .getFavoriteRestaurants,
+             .getReviews, .calculateRestaurantScore, .getMenu, .getOrder, .listOrders, .loadFeed:
+            false
+        }
+    }
+
     /// 1-based position in the endpoint order: the endpoint binds port base + this.
     public var portOffset: Int {
         UseCaseName.allCases.firstIndex(of: self)! + 1

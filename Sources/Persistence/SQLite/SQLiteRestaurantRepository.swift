@@ -1,0 +1,179 @@
+import Domain
+import GRDB
+
+/// Restaurants and reviews in SQLite, with every restaurant also held by this actor for the
+/// hot by-id reads (GetRestaurant, favorites, listings resolve ids through it).
+///
+/// A review and its restaurant's rating totals are written in one write transaction, so the
+/// rating is always the mean of the stored reviews, across connections and processes. The
+/// actor's copy only ever moves forward: a restaurant is replaced only by one with more
+/// reviews, so late-arriving results of concurrent reviews cannot roll it back.
+///
+/// Listings and search run in SQL over indexes and return ids, which are then resolved here.
+public actor SQLiteRestaurantRepository: RestaurantRepository {
+    private let store: SQLiteStore
+    private var restaurantsById: [RestaurantID: Restaurant]
+
+    /// Restaurants of `store`, loading every restaurant into memory first.
+    public init(store: SQLiteStore) async throws {
+        self.store = store
+        let loaded = try await store.read { db in
+            var restaurants: [RestaurantID: Restaurant] = [:]
+            let cursor = try Row.fetchCursor(db, sql: "SELECT \(RestaurantRecord.columns) FROM restaurants")
+            while let row = try cursor.next() {
+                let restaurant = try RestaurantRecord.restaurant(from: row)
+                restaurants[restaurant.id] = restaurant
+            }
+            return restaurants
+        }
+        restaurantsById = loaded
+    }
+
+    /// How many restaurants this actor holds.
+    public var count: Int { restaurantsById.count }
+
+    /// Stores a new restaurant; returns once durable.
+    public func insert(_ restaurant: Restaurant) async throws {
+        try await store.write { db in
+            try db.run(
+                """
+                INSERT INTO restaurants (\(RestaurantRecord.columns), rank_rating, listed, name_key, cuisine_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                try RestaurantRecord.arguments(restaurant)
+            )
+            try db.run(
+                "INSERT INTO restaurant_search (rowid, name_key, cuisine_key) VALUES (?, ?, ?)",
+                [db.lastInsertedRowID, restaurant.name.lowercased(), restaurant.cuisine.lowercased()]
+            )
+        }
+        remember(restaurant)
+    }
+
+    /// The restaurant with this id.
+    public func restaurant(id: RestaurantID) async throws -> Restaurant? {
+        if let restaurant = restaurantsById[id] { return restaurant }
+        // Not held: created by another process on the same store, or unknown.
+        guard let stored = try await fetch([id]).first else { return nil }
+        remember(stored)
+        return restaurantsById[id]
+    }
+
+    /// The restaurants with these ids, in the order given; unknown ids are skipped.
+    public func restaurants(ids: [RestaurantID]) async throws -> [Restaurant] {
+        let missing = ids.filter { restaurantsById[$0] == nil }
+        if !missing.isEmpty {
+            for restaurant in try await fetch(missing) { remember(restaurant) }
+        }
+        return ids.compactMap { restaurantsById[$0] }
+    }
+
+    /// Restaurants matching `query`, in rank order, strictly after `after`.
+    public func list(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int) async throws -> [Restaurant] {
+        let ids = try await store.read { db in try RestaurantListing(query: query, after: after, limit: limit).ids(db) }
+        return try await restaurants(ids: ids)
+    }
+
+    /// Listed restaurants, newest first, strictly after `after`.
+    public func newest(after: RecencyKey<Restaurant>?, limit: Int) async throws -> [Restaurant] {
+        let ids = try await store.read { db in
+            let rows: [Row]
+            if let after {
+                rows = try db.rows(
+                    "SELECT id FROM restaurants WHERE listed = 1 AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?",
+                    [after.createdAt.millisecondsSinceEpoch, after.id.rawValue, limit]
+                )
+            } else {
+                rows = try db.rows("SELECT id FROM restaurants WHERE listed = 1 ORDER BY created_at DESC, id DESC LIMIT ?", [limit])
+            }
+            return try rows.map { RestaurantID(try $0.decode(atIndex: 0)) }
+        }
+        return try await restaurants(ids: ids)
+    }
+
+    /// Stores the review and updates the rating totals in one transaction; returns the updated
+    /// restaurant once durable, or `nil` (nothing stored) when the restaurant does not exist.
+    public func addReview(_ review: Review) async throws -> Restaurant? {
+        let held = restaurantsById[review.restaurantId]
+        let updated = try await store.write { db -> Restaurant? in
+            guard let totals = try db.row("SELECT rating_total, review_count FROM restaurants WHERE id = ?", [review.restaurantId.rawValue]) else {
+                return nil
+            }
+            // The totals come from the database inside the write lock; the rest never changes.
+            let base = try held ?? RestaurantRecord.restaurant(
+                from: db.row("SELECT \(RestaurantRecord.columns) FROM restaurants WHERE id = ?", [review.restaurantId.rawValue])!
+            )
+            let current = base.withTotals(ratingTotal: try totals.decode(atIndex: 0), reviewCount: try totals.decode(atIndex: 1))
+            let updated = current.addingReview(rating: review.rating)
+            var arguments: StatementArguments = [updated.ratingTotal, updated.reviewCount]
+            arguments += RestaurantRecord.derived(updated)
+            arguments += [updated.id.rawValue]
+            try db.run(
+                """
+                UPDATE restaurants SET rating_total = ?, review_count = ?, rank_rating = ?, listed = ?, name_key = ?, cuisine_key = ?
+                WHERE id = ?
+                """,
+                arguments
+            )
+            try db.run("INSERT INTO reviews (\(ReviewRecord.columns)) VALUES (?, ?, ?, ?, ?, ?)", ReviewRecord.arguments(review))
+            return updated
+        }
+        if let updated { remember(updated) }
+        return updated
+    }
+
+    /// A restaurant's reviews, newest first, strictly after `after`.
+    public func reviews(of restaurantId: RestaurantID, after: RecencyKey<Review>?, limit: Int) async throws -> [Review] {
+        try await store.read { db in
+            let rows: [Row]
+            if let after {
+                rows = try db.rows(
+                    """
+                    SELECT \(ReviewRecord.columns) FROM reviews
+                    WHERE restaurant_id = ? AND (created_at, id) < (?, ?)
+                    ORDER BY created_at DESC, id DESC LIMIT ?
+                    """,
+                    [restaurantId.rawValue, after.createdAt.millisecondsSinceEpoch, after.id.rawValue, limit]
+                )
+            } else {
+                rows = try db.rows(
+                    "SELECT \(ReviewRecord.columns) FROM reviews WHERE restaurant_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+                    [restaurantId.rawValue, limit]
+                )
+            }
+            return try rows.map(ReviewRecord.review)
+        }
+    }
+
+    /// How many reviews of the restaurant are newer than `since`.
+    public func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) async throws -> Int {
+        try await store.read { db in
+            try db.integer("SELECT count(*) FROM reviews WHERE restaurant_id = ? AND created_at > ?", [restaurantId.rawValue, since.millisecondsSinceEpoch])
+        }
+    }
+
+    /// Keeps `restaurant` unless the held copy already counts as many reviews or more.
+    private func remember(_ restaurant: Restaurant) {
+        if let held = restaurantsById[restaurant.id], held.reviewCount >= restaurant.reviewCount { return }
+        restaurantsById[restaurant.id] = restaurant
+    }
+
+    private func fetch(_ ids: [RestaurantID]) async throws -> [Restaurant] {
+        try await store.read { db in
+            try ids.compactMap { id in
+                try db.row("SELECT \(RestaurantRecord.columns) FROM restaurants WHERE id = ?", [id.rawValue]).map(RestaurantRecord.restaurant)
+            }
+        }
+    }
+}
+
+extension Restaurant {
+    /// A copy with other review totals.
+    fileprivate func withTotals(ratingTotal: Int, reviewCount: Int) -> Restaurant {
+        Restaurant(
+            id: id, name: name, cuisine: cuisine, priceLevel: priceLevel, address: address, latitude: latitude,
+            longitude: longitude, imageUrl: imageUrl, phoneNumber: phoneNumber, website: website,
+            openingHours: openingHours, ratingTotal: ratingTotal, reviewCount: reviewCount, createdAt: createdAt
+        )
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+
+/// The SQLite database behind the repositories: one file in WAL mode with `synchronous = FULL`,
+/// so a committed transaction survives a power cut, and a ``GroupCommitter`` so that many
+/// concurrent writes share one commit.
+///
+/// Reads run on GRDB's reader connections (WAL lets them proceed during writes); writes go
+/// through ``write(_:)``. Everything blocking runs on GRDB's dispatch queues, never on Swift's
+/// cooperative pool.
+public final class SQLiteStore: Sendable {
+    /// The database file.
+    public let path: String
+
+    private let pool: DatabasePool
+    private let committer: GroupCommitter
+
+    /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        // Another process holding the write lock (a backup, a second tool) is waited for
+        // instead of failing at once.
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // With WAL, FULL syncs the log at every commit: durable across power loss.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        self.path = path
+        try StoreSchema.migrator.migrate(pool)
+        committer = GroupCommitter(writer: pool)
+    }
+
+    /// Runs `body` in the next group commit; returns once it is durable.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await committer.write(body)
+    }
+
+    /// Runs `body` on a reader connection, inside a read transaction (a consistent snapshot).
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await pool.read(body)
+    }
+
+    /// Writes a consistent copy of the whole database to `destination` (SQLite's online backup
+    /// API; writes go on meanwhile). The file is written next to its destination and renamed into
+    /// place, so `destination` never holds a partial copy. Fails if `destination` exists.
+    public func backup(to destination: String) async throws {
+        let fileManager = FileManager.default
+        guard !fileManager.fileExists(atPath: destination) else {
+            throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: destination])
+        }
+        let partial = destination + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+        try? fileManager.removeItem(atPath: partial)
+        let pool = self.pool
+        try await Self.offThePool {
+            // A DatabaseQueue in DELETE journal mode leaves a single self-contained file.
+            let copy = try DatabaseQueue(path: partial)
+            try pool.backup(to: copy)
+            try copy.close()
+        }
+        try fileManager.moveItem(atPath: partial, toPath: destination)
+    }
+
+    /// Runs `PRAGMA integrity_check`; throws ``StoreError/integrityCheckFailed(_:)`` unless it
+    /// answers `ok`.
+    public func checkIntegrity() async throws {
+        let problems = try await pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        guard problems == ["ok"] else { throw StoreError.integrityCheckFailed(problems) }
+    }
+
+    /// Refuses new writes, waits for queued ones, checkpoints the WAL into the database file and
+    /// closes every connection.
+    public func close() async throws {
+        committer.close()
+        let pool = self.pool
+        try await Self.offThePool {
+            // Runs after every batch already queued on the writer. The checkpoint is a courtesy
+            // (a smaller file to copy); committed data is durable in the WAL either way.
+            pool.writeWithoutTransaction { db in
+                _ = try? db.checkpoint(.truncate)
+            }
+            try pool.close()
+        }
+    }
+
+    /// Runs a blocking call on a dispatch thread, so it never occupies Swift's cooperative pool.
+    private static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result(catching: body)) }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import GRDB
+
+/// The database schema, as migrations. Every query the repositories make has an index; the
+/// comments name the query each one serves.
+enum StoreSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    email TEXT NOT NULL,
+                    -- EmailAddress.uniquenessKey: uniqueness ignoring case, enforced by SQLite.
+                    email_key TEXT NOT NULL UNIQUE,
+                    joined_at INTEGER NOT NULL,
+                    is_active INTEGER NOT NULL CHECK (is_active IN (0, 1)),
+                    subscription_active_until INTEGER
+                );
+
+                CREATE TABLE restaurants (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    cuisine TEXT NOT NULL,
+                    price_level INTEGER NOT NULL,
+                    address TEXT NOT NULL,
+                    latitude REAL NOT NULL,
+                    longitude REAL NOT NULL,
+                    image_url TEXT,
+                    phone_number TEXT,
+                    website TEXT,
+                    opening_hours TEXT NOT NULL,          -- JSON array of strings
+                    rating_total INTEGER NOT NULL CHECK (rating_total >= 0),
+                    review_count INTEGER NOT NULL CHECK (review_count >= 0),
+                    created_at INTEGER NOT NULL,
+                    -- Derived columns for listing and search, written with every change:
+                    rank_rating REAL NOT NULL,            -- minus the rating: ascending = best first
+                    listed INTEGER NOT NULL CHECK (listed IN (0, 1)),  -- Restaurant.isValid
+                    name_key TEXT NOT NULL,               -- lowercased name
+                    cuisine_key TEXT NOT NULL             -- lowercased cuisine
+                );
+                -- ListRestaurants / SearchRestaurants: rank order (rating desc, name, id).
+                CREATE INDEX restaurants_by_rank ON restaurants(listed, rank_rating, name, id);
+                -- ListRestaurants with a cuisine.
+                CREATE INDEX restaurants_by_cuisine_rank ON restaurants(listed, cuisine_key, rank_rating, name, id);
+                -- LoadFeed: newest first.
+                CREATE INDEX restaurants_by_recency ON restaurants(listed, created_at, id);
+                -- SearchRestaurants: substring of name or cuisine, case-insensitive (trigrams).
+                CREATE VIRTUAL TABLE restaurant_search USING fts5(
+                    name_key, cuisine_key, content = 'restaurants', tokenize = 'trigram case_sensitive 1'
+                );
+
+                CREATE TABLE reviews (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    restaurant_id TEXT NOT NULL REFERENCES restaurants(id),
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    rating INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 5),
+                    text TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                -- GetReviews (newest first) and the recent-review count of the score.
+                CREATE INDEX reviews_by_restaurant ON reviews(restaurant_id, created_at, id);
+                CREATE INDEX reviews_by_user ON reviews(user_id);
+
+                CREATE TABLE favorites (
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    restaurant_id TEXT NOT NULL REFERENCES restaurants(id),
+                    saved_at INTEGER NOT NULL,
+                    UNIQUE (user_id, restaurant_id)
+                );
+                -- GetFavoriteRestaurants (newest saved first; rowid breaks ties) and the cap count.
+                CREATE INDEX favorites_by_user ON favorites(user_id, saved_at);
+                CREATE INDEX favorites_by_restaurant ON favorites(restaurant_id);
+
+                CREATE TABLE menu_items (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    restaurant_id TEXT NOT NULL REFERENCES restaurants(id),
+                    name TEXT NOT NULL,
+                    price_minor_units INTEGER NOT NULL,
+                    currency TEXT NOT NULL,
+                    stock INTEGER NOT NULL CHECK (stock >= 0)
+                );
+                -- GetMenu: by name, then id.
+                CREATE INDEX menu_items_by_restaurant ON menu_items(restaurant_id, name, id);
+
+                CREATE TABLE orders (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    currency TEXT NOT NULL,
+                    discount_minor_units INTEGER NOT NULL,
+                    tax_minor_units INTEGER NOT NULL,
+                    delivery_address TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                -- ListOrders: a user's orders, newest first.
+                CREATE INDEX orders_by_user ON orders(user_id, created_at, id);
+
+                CREATE TABLE order_lines (
+                    order_id TEXT NOT NULL REFERENCES orders(id),
+                    position INTEGER NOT NULL,
+                    item_id TEXT NOT NULL REFERENCES menu_items(id),
+                    quantity INTEGER NOT NULL CHECK (quantity > 0),
+                    unit_price_minor_units INTEGER NOT NULL,
+                    PRIMARY KEY (order_id, position)
+                ) WITHOUT ROWID;
+                CREATE INDEX order_lines_by_item ON order_lines(item_id);
+                """)
+        }
+        return migrator
+    }
+}
