@@ -62,6 +62,6 @@ let package = Package(
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON"], path: "Tests/WireTestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireTestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ZeroMQ", "WireJSON", "WireTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ZeroMQ", "WireJSON", "WireTestSupport", "Persistence"]),
     ]
 )

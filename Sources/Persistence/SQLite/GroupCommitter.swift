@@ -21,6 +21,7 @@ final class GroupCommitter: Sendable {
         var pending: [PendingWrite] = []
         var flushScheduled = false
         var closed = false
+        var statistics = GroupCommitStatistics()
     }
 
     /// A queued write: `perform` runs it in its savepoint and returns how to answer once the
@@ -75,6 +76,11 @@ final class GroupCommitter: Sendable {
         }
     }
 
+    /// Commits so far.
+    var statistics: GroupCommitStatistics {
+        state.withLock { $0.statistics }
+    }
+
     /// Refuses new writes from now on; queued ones still complete.
     func close() {
         state.withLock { $0.closed = true }
@@ -116,6 +122,21 @@ final class GroupCommitter: Sendable {
             for write in batch.dropFirst(answers.count) { write.fail(error) }
             return
         }
+        state.withLock { state in
+            state.statistics.commits += 1
+            state.statistics.writes += batch.count
+            state.statistics.largestBatch = max(state.statistics.largestBatch, batch.count)
+        }
         for answer in answers { answer(nil) }
     }
+}
+
+/// How well writes were grouped: `writes / commits` is the mean batch size.
+public struct GroupCommitStatistics: Sendable, Hashable {
+    /// Transactions committed (each one fsync of the WAL).
+    public var commits = 0
+    /// Writes made durable by those commits (including writes that rolled back alone).
+    public var writes = 0
+    /// The most writes one commit carried.
+    public var largestBatch = 0
 }

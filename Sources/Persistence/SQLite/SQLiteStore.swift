@@ -37,6 +37,9 @@ public final class SQLiteStore: Sendable {
         try await committer.write(body)
     }
 
+    /// How many commits made how many writes durable since the store was opened.
+    public var commitStatistics: GroupCommitStatistics { committer.statistics }
+
     /// Runs `body` on a reader connection, inside a read transaction (a consistent snapshot).
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await pool.read(body)

@@ -71,11 +71,14 @@ final class SvcdChild: @unchecked Sendable {
     let process: Process
     let dataDirectory: String
     let stderrPath: String
+    /// The temporary directory this child created (removed by `stop()`), if any.
+    let ownedDirectory: String?
 
-    private init(process: Process, dataDirectory: String, stderrPath: String) {
+    private init(process: Process, dataDirectory: String, stderrPath: String, ownedDirectory: String?) {
         self.process = process
         self.dataDirectory = dataDirectory
         self.stderrPath = stderrPath
+        self.ownedDirectory = ownedDirectory
     }
 
     var pid: Int32 { process.processIdentifier }
@@ -91,13 +94,20 @@ final class SvcdChild: @unchecked Sendable {
         (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     }
 
-    /// Starts `svcd --port-base 0 --data-dir <tmp> [--seed-sample] <arguments>`.
-    static func launch(seed: Bool, arguments: [String] = []) throws -> SvcdChild {
+    /// Starts `svcd --port-base 0 --data-dir <tmp> [--seed-sample] <arguments>`. With
+    /// `dataDirectory`, svcd uses that directory (which outlives the child, e.g. to restart on
+    /// the same store) and stderr goes next to it.
+    static func launch(seed: Bool, arguments: [String] = [], dataDirectory existing: String? = nil) throws -> SvcdChild {
         let files = FileManager.default
-        let directory = files.temporaryDirectory.appendingPathComponent("integrationtests-\(UUID().uuidString)")
+        let directory: URL
+        if let existing {
+            directory = URL(fileURLWithPath: existing).deletingLastPathComponent()
+        } else {
+            directory = files.temporaryDirectory.appendingPathComponent("integrationtests-\(UUID().uuidString)")
+        }
         try files.createDirectory(at: directory, withIntermediateDirectories: true)
-        let dataDirectory = directory.appendingPathComponent("data").path
-        let stderrPath = directory.appendingPathComponent("svcd.stderr").path
+        let dataDirectory = existing ?? directory.appendingPathComponent("data").path
+        let stderrPath = directory.appendingPathComponent("svcd-\(UUID().uuidString.prefix(8)).stderr").path
         guard files.createFile(atPath: stderrPath, contents: nil), let stderr = FileHandle(forWritingAtPath: stderrPath) else {
             throw CocoaError(.fileWriteUnknown)
         }
@@ -109,16 +119,20 @@ final class SvcdChild: @unchecked Sendable {
         process.standardError = stderr
         try process.run()
         try? stderr.close()
-        return SvcdChild(process: process, dataDirectory: dataDirectory, stderrPath: stderrPath)
+        return SvcdChild(process: process, dataDirectory: dataDirectory, stderrPath: stderrPath, ownedDirectory: existing == nil ? directory.path : nil)
     }
 
-    /// Waits (polling, with a deadline) for `endpoints.json` and parses it. Fails early if the
-    /// child exits first.
+    /// Waits (polling, with a deadline) for this child's `endpoints.json` (a file left by a
+    /// killed predecessor names another pid) and parses it. Fails early if the child exits first.
     func endpoints(timeout seconds: Double = 30) async throws -> EndpointsFile {
         let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("endpoints.json").path
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
-        while !FileManager.default.fileExists(atPath: path) {
+        func writtenByThisChild() -> Bool {
+            guard let data = FileManager.default.contents(atPath: path), let value = try? JSONParser.parse(Array(data)) else { return false }
+            return value["pid"]?.intValue == Int(self.pid)
+        }
+        while !writtenByThisChild() {
             if !isRunning {
                 throw ChildFailure("svcd exited (status \(process.terminationStatus)) before writing endpoints.json; stderr:\n\(stderrText)")
             }
@@ -167,7 +181,7 @@ final class SvcdChild: @unchecked Sendable {
                 _ = await waitForExit(timeout: 5)
             }
         }
-        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dataDirectory).deletingLastPathComponent().path)
+        if let ownedDirectory { try? FileManager.default.removeItem(atPath: ownedDirectory) }
     }
 }
 
