@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "svcd", targets: ["svcd"]),
         .executable(name: "svcbench", targets: ["svcbench"]),
+        .executable(name: "storebench", targets: ["storebench"]),
         .library(name: "Domain", targets: ["Domain"]),
     ],
     dependencies: [
@@ -51,6 +52,13 @@ let package = Package(
         // Benchmark: the service against a raw libzmq echo, side by side (not a test).
         .executableTarget(name: "svcbench", dependencies: [
             "ServiceApp", "ZeroMQ", "WireJSON",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Benchmarks of the durable store: writes vs the raw SQLite ceiling, start-up on a large store.
+        .executableTarget(name: "storebench", dependencies: [
+            "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -47,6 +47,9 @@ public final class RestaurantService: Sendable {
         try await store?.close()
     }
 
+    /// How the store grouped writes into commits so far (`nil` for the in-memory store).
+    public var storeStatistics: GroupCommitStatistics? { store?.commitStatistics }
+
     /// Writes a consistent copy of the store to `path` (absolute, must not exist yet). Fails for
     /// the in-memory store.
     public func backup(to path: String) async throws {

@@ -51,7 +51,7 @@ struct Fixture {
         case .sqlite:
             let directory = try TemporaryDirectory()
             let store = try SQLiteStore(path: directory.path + "/store.sqlite")
-            users = SQLiteUserRepository(store: store)
+            users = try await SQLiteUserRepository(store: store)
             restaurants = try await SQLiteRestaurantRepository(store: store)
             favorites = SQLiteFavoriteRepository(store: store)
             menu = SQLiteMenuRepository(store: store)

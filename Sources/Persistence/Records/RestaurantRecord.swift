@@ -49,8 +49,18 @@ enum RestaurantRecord {
 
     /// The listing columns derived from the domain value: `rank_rating`, `listed`, `name_key`,
     /// `cuisine_key`. They use the Domain's own definitions (rating, validity, lowercasing), so
-    /// SQL filters on them agree with ``RestaurantQuery/matches(_:)``.
+    /// SQL filters on them agree with ``RestaurantQuery/matches(_:)`` (see ``searchKey(_:)``).
     static func derived(_ restaurant: Restaurant) -> StatementArguments {
-        [-restaurant.rating, restaurant.isValid, restaurant.name.lowercased(), restaurant.cuisine.lowercased()]
+        [-restaurant.rating, restaurant.isValid, searchKey(restaurant.name), searchKey(restaurant.cuisine)]
+    }
+
+    /// The `name_key` / `cuisine_key` of a text, and the form a query's text or cuisine takes
+    /// to be compared with them: lowercased as the Domain lowercases, then canonically
+    /// decomposed (NFD). The Domain compares Characters, under which "é" and "e\u{301}" are
+    /// equal; their NFD bytes are equal too, so byte comparison in SQL never misses a match the
+    /// Domain would make (equality is exact; substring search may find a few more, which
+    /// ``SQLiteRestaurantRepository`` filters out with ``RestaurantQuery/matches(_:)``).
+    static func searchKey(_ text: String) -> String {
+        text.lowercased().decomposedStringWithCanonicalMapping
     }
 }

@@ -24,10 +24,14 @@ final class GroupCommitter: Sendable {
         var statistics = GroupCommitStatistics()
     }
 
-    /// A queued write: `perform` runs it in its savepoint and returns how to answer once the
-    /// commit's outcome is known; `fail` answers it when it never ran.
+    /// How to answer a write once its batch's commit outcome is known.
+    private typealias Answer = @Sendable ((any Error)?) -> Void
+
+    /// A queued write. `perform` runs it and returns its answer: with `alone`, inside its own
+    /// savepoint, so a failure rolls back only this write and becomes its answer; without, a
+    /// failure is thrown. `fail` answers a write that never ran.
     private struct PendingWrite: Sendable {
-        let perform: @Sendable (Database) -> @Sendable ((any Error)?) -> Void
+        let perform: @Sendable (Database, _ alone: Bool) throws -> Answer
         let fail: @Sendable (any Error) -> Void
     }
 
@@ -42,14 +46,19 @@ final class GroupCommitter: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let write = PendingWrite(
-                perform: { db in
-                    let result = Result { () throws -> T in
-                        var value: T?
-                        try db.inSavepoint {
-                            value = try body(db)
-                            return .commit
+                perform: { db, alone in
+                    let result: Result<T, any Error>
+                    if alone {
+                        result = Result {
+                            var value: T?
+                            try db.inSavepoint {
+                                value = try body(db)
+                                return .commit
+                            }
+                            return value!
                         }
-                        return value!
+                    } else {
+                        result = .success(try body(db))
                     }
                     return { commitError in
                         if let commitError {
@@ -104,23 +113,35 @@ final class GroupCommitter: Sendable {
         }
     }
 
+    /// Commits `batch` in one transaction. The fast path runs the writes back to back; if any
+    /// of them (or the commit) fails, the transaction is rolled back and the batch replayed with
+    /// a savepoint per write, so only the failing writes fail. Writes are pure functions of the
+    /// database, so replaying them is safe.
     private func commit(_ batch: [PendingWrite], _ db: Database) {
-        var answers: [@Sendable ((any Error)?) -> Void] = []
+        var answers: [Answer] = []
         answers.reserveCapacity(batch.count)
         do {
             try db.inTransaction(.immediate) {
-                for write in batch {
-                    answers.append(write.perform(db))
-                    // Some errors (disk full, I/O) make SQLite roll the whole transaction back;
-                    // the writes after it would then run outside any transaction.
-                    guard db.isInsideTransaction else { throw StoreError.transactionLost }
-                }
+                for write in batch { answers.append(try write.perform(db, false)) }
                 return .commit
             }
         } catch {
-            for answer in answers { answer(error) }
-            for write in batch.dropFirst(answers.count) { write.fail(error) }
-            return
+            answers.removeAll(keepingCapacity: true)
+            do {
+                try db.inTransaction(.immediate) {
+                    for write in batch {
+                        answers.append(try write.perform(db, true))
+                        // Some errors (disk full, I/O) make SQLite roll the whole transaction
+                        // back; the writes after it would then run outside any transaction.
+                        guard db.isInsideTransaction else { throw StoreError.transactionLost }
+                    }
+                    return .commit
+                }
+            } catch {
+                for answer in answers { answer(error) }
+                for write in batch.dropFirst(answers.count) { write.fail(error) }
+                return
+            }
         }
         state.withLock { state in
             state.statistics.commits += 1
@@ -139,4 +160,7 @@ public struct GroupCommitStatistics: Sendable, Hashable {
     public var writes = 0
     /// The most writes one commit carried.
     public var largestBatch = 0
+
+    /// No commits yet.
+    public init() {}
 }

@@ -44,7 +44,7 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
             )
             try db.run(
                 "INSERT INTO restaurant_search (rowid, name_key, cuisine_key) VALUES (?, ?, ?)",
-                [db.lastInsertedRowID, restaurant.name.lowercased(), restaurant.cuisine.lowercased()]
+                [db.lastInsertedRowID, RestaurantRecord.searchKey(restaurant.name), RestaurantRecord.searchKey(restaurant.cuisine)]
             )
         }
         remember(restaurant)
@@ -69,9 +69,30 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     }
 
     /// Restaurants matching `query`, in rank order, strictly after `after`.
+    ///
+    /// The SQL text filter compares bytes and may select a restaurant whose Characters do not
+    /// contain the text (see ``RestaurantListing``): rows are kept only if
+    /// ``RestaurantQuery/matches(_:)`` accepts them, and the listing continues after the last
+    /// row read until `limit` matched or the rows ran out.
+    ///
+    /// A held restaurant whose rating differs from the row's was reviewed through another
+    /// connection (another process on the same file): it is read again first, so the listing
+    /// filters and shows the rating it was ranked by.
     public func list(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int) async throws -> [Restaurant] {
-        let ids = try await store.read { db in try RestaurantListing(query: query, after: after, limit: limit).ids(db) }
-        return try await restaurants(ids: ids)
+        var matching: [Restaurant] = []
+        var position = after
+        while matching.count < limit {
+            let wanted = limit - matching.count
+            let keys = try await store.read { [position] db in try RestaurantListing(query: query, after: position, limit: wanted).ranked(db) }
+            let stale = keys.filter { key in restaurantsById[key.id].map { $0.rating != key.rating } ?? false }
+            if !stale.isEmpty {
+                for restaurant in try await fetch(stale.map(\.id)) { remember(restaurant) }
+            }
+            matching += try await restaurants(ids: keys.map(\.id)).filter(query.matches)
+            guard keys.count == wanted, let last = keys.last else { break }
+            position = last
+        }
+        return matching
     }
 
     /// Listed restaurants, newest first, strictly after `after`.

@@ -22,10 +22,7 @@ public final class SQLiteStore: Sendable {
         // Another process holding the write lock (a backup, a second tool) is waited for
         // instead of failing at once.
         configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            // With WAL, FULL syncs the log at every commit: durable across power loss.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
+        configuration.prepareDatabase { db in try db.execute(sql: SQLiteStore.connectionSettings) }
         pool = try DatabasePool(path: path, configuration: configuration)
         self.path = path
         try StoreSchema.migrator.migrate(pool)
@@ -36,6 +33,16 @@ public final class SQLiteStore: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await committer.write(body)
     }
+
+    /// The settings of every connection. With WAL, `synchronous = FULL` syncs the log at every
+    /// commit: durable across power loss. A larger page cache and a less frequent checkpoint
+    /// (every ~40 MB of log instead of 4 MB) spread the cost of the checkpoint's fsyncs.
+    public static let connectionSettings = """
+        PRAGMA synchronous = FULL;
+        PRAGMA cache_size = -65536;
+        PRAGMA wal_autocheckpoint = 10000;
+        PRAGMA temp_store = MEMORY;
+        """
 
     /// How many commits made how many writes durable since the store was opened.
     public var commitStatistics: GroupCommitStatistics { committer.statistics }

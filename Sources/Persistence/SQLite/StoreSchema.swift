@@ -15,7 +15,10 @@ enum StoreSchema {
                     email_key TEXT NOT NULL UNIQUE,
                     joined_at INTEGER NOT NULL,
                     is_active INTEGER NOT NULL CHECK (is_active IN (0, 1)),
-                    subscription_active_until INTEGER
+                    subscription_active_until INTEGER,
+                    -- Incremented by every update: lets a process's in-memory copy of a user
+                    -- move only forward when updates finish out of order.
+                    version INTEGER NOT NULL DEFAULT 0
                 );
 
                 CREATE TABLE restaurants (
@@ -105,6 +108,22 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 CREATE INDEX order_lines_by_item ON order_lines(item_id);
                 """)
+        }
+        // name_key and cuisine_key were lowercased only; they are now also canonically
+        // decomposed (RestaurantRecord.searchKey), so that "é" and "e\u{301}" compare equal as
+        // they do in the Domain. Recomputes them and rebuilds the trigram index from them.
+        migrator.registerMigration("v2-decomposed-search-keys") { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT rowid, name, cuisine FROM restaurants")
+            for row in rows {
+                let name: String = try row.decode(forColumn: "name")
+                let cuisine: String = try row.decode(forColumn: "cuisine")
+                let rowid: Int64 = try row.decode(atIndex: 0)
+                try db.execute(
+                    sql: "UPDATE restaurants SET name_key = ?, cuisine_key = ? WHERE rowid = ?",
+                    arguments: [RestaurantRecord.searchKey(name), RestaurantRecord.searchKey(cuisine), rowid]
+                )
+            }
+            try db.execute(sql: "INSERT INTO restaurant_search (restaurant_search) VALUES ('rebuild')")
         }
         return migrator
     }

@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import Persistence
+
+/// The raw SQLite ceiling for the same rows: a GRDB `DatabaseQueue` on a database with the
+/// service's schema, WAL and `synchronous = FULL` (the service's settings), inserting rows in
+/// transactions of `batch` rows, one commit (one WAL fsync) per transaction. No transport, no
+/// actors, no use cases: what durable inserts cost on this disk.
+struct RawSQLiteCeiling {
+    let directory: String
+    let batch: Int
+    let seconds: Double
+
+    /// Inserts `users` rows for `seconds`; returns rows per second.
+    func users(round: Int) async throws -> Double {
+        let path = try await createSchema("raw-users-\(round)")
+        return try await onThread { try usersBlocking(path: path, round: round) }
+    }
+
+    /// Inserts `favorites` rows (users × 300 restaurants, as the service run does) for `seconds`.
+    func favorites(round: Int) async throws -> Double {
+        let path = try await createSchema("raw-favorites-\(round)")
+        return try await onThread { try favoritesBlocking(path: path) }
+    }
+
+    private func usersBlocking(path: String, round: Int) throws -> Double {
+        let queue = try open(path)
+        let joined = Int64(Date().timeIntervalSince1970 * 1000)
+        let rate = try insertForDuration(queue) { db, row in
+            let id = UUID().uuidString.lowercased()
+            let email = "raw-\(round)-\(row)-\(id.prefix(6))@example.com"
+            try db.execute(
+                sql: "INSERT INTO users (id, name, email, email_key, joined_at, is_active) VALUES (?, ?, ?, ?, ?, 1)",
+                arguments: [id, "Bench User", email, email.lowercased(), joined]
+            )
+        }
+        try queue.close()
+        return rate
+    }
+
+    private func favoritesBlocking(path: String) throws -> Double {
+        let queue = try open(path)
+        // Parents for the foreign keys, not timed.
+        try queue.write { db in
+            for index in 1...300 {
+                try db.execute(
+                    sql: """
+                        INSERT INTO restaurants (id, name, cuisine, price_level, address, latitude, longitude, opening_hours,
+                            rating_total, review_count, created_at, rank_rating, listed, name_key, cuisine_key)
+                        VALUES (?, 'R', 'Thai', 2, '1 Main St', 0, 0, '[]', 0, 0, 0, 0, 1, 'r', 'thai')
+                        """,
+                    arguments: [String(format: "r-%06d", index)]
+                )
+            }
+            for index in 0..<20_000 {
+                try db.execute(
+                    sql: "INSERT INTO users (id, name, email, email_key, joined_at, is_active) VALUES (?, 'U', ?, ?, 0, 1)",
+                    arguments: ["u-\(index)", "u\(index)@example.com", "u\(index)@example.com"]
+                )
+            }
+        }
+        let saved = Int64(Date().timeIntervalSince1970 * 1000)
+        let rate = try insertForDuration(queue) { db, row in
+            try db.execute(
+                sql: "INSERT INTO favorites (user_id, restaurant_id, saved_at) VALUES (?, ?, ?)",
+                arguments: ["u-\(row / 100)", String(format: "r-%06d", 1 + row % 100 + (row / 100) % 200), saved]
+            )
+        }
+        try queue.close()
+        return rate
+    }
+
+    /// A new database with the service's own schema, created by the service's store.
+    private func createSchema(_ name: String) async throws -> String {
+        let path = directory + "/\(name).sqlite"
+        let store = try SQLiteStore(path: path)
+        try await store.close()
+        return path
+    }
+
+    private func open(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        // The service's own connection settings (synchronous = FULL and the rest).
+        configuration.prepareDatabase { db in try db.execute(sql: SQLiteStore.connectionSettings) }
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    private func insertForDuration(_ queue: DatabaseQueue, _ insert: (Database, Int) throws -> Void) throws -> Double {
+        let start = monotonicNanoseconds()
+        let stop = start + UInt64(seconds * 1e9)
+        var rows = 0
+        while monotonicNanoseconds() < stop {
+            try queue.inTransaction { db in
+                for _ in 0..<batch {
+                    try insert(db, rows)
+                    rows += 1
+                }
+                return .commit
+            }
+        }
+        return Double(rows) / (Double(monotonicNanoseconds() - start) / 1e9)
+    }
+}
+
+/// Runs blocking work on a dedicated thread, never on the cooperative pool.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
+        let thread = Thread { done.resume(with: Result { try body() }) }
+        thread.name = "storebench-work"
+        thread.start()
+    }
+}

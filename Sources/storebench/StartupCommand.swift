@@ -1,0 +1,156 @@
+import ArgumentParser
+import Domain
+import Foundation
+import Persistence
+import WireJSON
+import ZeroMQ
+
+/// svcd's start-up on a large store: time to ready, memory, and the latency of the queries
+/// that must not scan whole tables.
+struct StartupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "startup",
+        abstract: "Build a large store (if the data dir has none), start svcd on it, measure time to ready, RSS and query latency.",
+        discussion: """
+            The store is built through the SQLite repositories (the service's own write path, group \
+            commit included), so every row is what the service would have written. svcd is started \
+            as a child process (--svcd, default: next to this executable) with --port-base 0; ready \
+            means endpoints.json names its pid.
+            """
+    )
+
+    @Option(name: .long, help: "Data directory; the store is built there when it has none (default: a temporary directory, removed afterwards).")
+    var dataDir: String?
+
+    @Option(name: .long, help: "Restaurants to create.")
+    var restaurants: Int = 100_000
+
+    @Option(name: .long, help: "Reviews to create, spread over the restaurants.")
+    var reviews: Int = 1_000_000
+
+    @Option(name: .long, help: "Users to create (the reviews' authors).")
+    var users: Int = 10_000
+
+    @Option(name: .long, help: "The svcd executable.")
+    var svcd: String?
+
+    @Option(name: .long, help: "Start-ups to measure (0: only build the store).")
+    var starts: Int = 3
+
+    func validate() throws {
+        guard restaurants >= 1, reviews >= 0, users >= 1 else { throw ValidationError("--restaurants and --users must be at least 1, --reviews at least 0") }
+        guard starts >= 0 else { throw ValidationError("--starts must be at least 0") }
+    }
+
+    func run() async throws {
+        let temporary = dataDir == nil
+        let directory = dataDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("storebench-startup-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { if temporary { try? FileManager.default.removeItem(atPath: directory) } }
+        let storePath = directory + "/store.sqlite"
+
+        if !FileManager.default.fileExists(atPath: storePath) {
+            let started = ContinuousClock.now
+            try await LargeStore(restaurants: restaurants, reviews: reviews, users: users).build(at: storePath) { line in
+                print(line)
+            }
+            print("built the store in \(ContinuousClock.now - started)")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: storePath)[.size] as? Int) ?? 0
+        print("store \(storePath): \(format(Double(size) / 1_048_576)) MiB")
+
+        let executable = svcd ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("svcd").path
+        for start in stride(from: 1, through: starts, by: 1) {
+            try await measureStart(start, executable: executable, directory: directory)
+        }
+    }
+
+    private func measureStart(_ start: Int, executable: String, directory: String) async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--data-dir", directory, "--port-base", "0", "--log-level", "warning"]
+        process.standardOutput = FileHandle.nullDevice
+        let launched = ContinuousClock.now
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let endpoints = try await waitForEndpoints(directory: directory, pid: process.processIdentifier)
+        let ready = ContinuousClock.now - launched
+        let readyRSS = residentMebibytes(pid: process.processIdentifier)
+        print("")
+        print("start \(start): ready after \(ready), RSS \(format(readyRSS)) MiB")
+
+        let probes: [(String, String, String)] = [
+            ("GetRestaurant", "GetRestaurant", #"{"restaurantId":"r-050000"}"#),
+            ("ListRestaurants first page", "ListRestaurants", #"{"limit":50}"#),
+            ("ListRestaurants cuisine + minRating", "ListRestaurants", #"{"cuisine":"thai","minRating":4,"limit":50}"#),
+            ("SearchRestaurants 'golden' (trigram index)", "SearchRestaurants", #"{"query":"golden","limit":50}"#),
+            ("SearchRestaurants 'zz' (no match, 2 chars)", "SearchRestaurants", #"{"query":"zz","limit":50}"#),
+            ("GetReviews of a restaurant", "GetReviews", #"{"restaurantId":"r-000007","limit":50}"#),
+            ("CalculateRestaurantScore", "CalculateRestaurantScore", #"{"restaurantId":"r-000007"}"#),
+            ("LoadFeed", "LoadFeed", #"{"limit":50}"#),
+            ("GetUserProfile", "GetUserProfile", #"{"userId":"u-000001"}"#),
+        ]
+        print(pad("query", 46) + pad("p50 µs", 10) + pad("max µs", 10) + "result")
+        for (label, useCase, params) in probes {
+            guard let address = endpoints[useCase] else { throw BenchFailure("endpoints.json lacks \(useCase)") }
+            let (micros, summary) = try await onThread { try Self.probe(address: address, params: params, times: 21) }
+            print(pad(label, 46) + pad(String(format: "%.0f", percentile(micros, 50)), 10) + pad(String(format: "%.0f", micros.max() ?? 0), 10) + summary)
+        }
+        print("RSS after the queries: \(format(residentMebibytes(pid: process.processIdentifier))) MiB")
+        let stopping = ContinuousClock.now
+        process.terminate()
+        process.waitUntilExit()
+        print("SIGTERM → exit \(process.terminationStatus) after \(ContinuousClock.now - stopping)")
+    }
+
+    private func waitForEndpoints(directory: String, pid: Int32) async throws -> [String: String] {
+        let path = directory + "/endpoints.json"
+        let deadline = ContinuousClock.now.advanced(by: .seconds(300))
+        while ContinuousClock.now < deadline {
+            if let data = FileManager.default.contents(atPath: path), let value = try? JSONParser.parse(Array(data)),
+               value["pid"]?.intValue == Int(pid), let useCases = value["useCases"]?.objectValue
+            {
+                var map: [String: String] = [:]
+                for member in useCases { map[member.key] = member.value.stringValue }
+                return map
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw BenchFailure("svcd was not ready within 300 s")
+    }
+
+    /// `times` lockstep calls on one REQ socket; latencies in µs and a summary of the last reply.
+    private static func probe(address: String, params: String, times: Int) throws -> ([Double], String) {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let socket = try context.makeSocket(.req)
+        defer { socket.close() }
+        try socket.setLinger(0)
+        try socket.setReceiveTimeout(30_000)
+        try socket.connect(address)
+        var micros: [Double] = []
+        var summary = ""
+        var frames: [[UInt8]] = []
+        for _ in 0..<times {
+            let sent = monotonicNanoseconds()
+            try socket.send(Array(#"{"v":1,"params":\#(params)}"#.utf8))
+            guard try socket.receiveMultipart(into: &frames) != nil, let body = frames.last else { throw BenchFailure("no reply from \(address)") }
+            micros.append(Double(monotonicNanoseconds() - sent) / 1000)
+            let reply = try JSONParser.parse(body)
+            if reply["ok"]?.boolValue != true {
+                summary = "error \(reply["error"]?["code"]?.stringValue ?? "?")"
+            } else if let result = reply["result"]?.objectValue, let first = result.first {
+                summary = first.value.arrayValue.map { "\($0.count) \(first.key)" } ?? "ok"
+            }
+        }
+        return (micros, summary)
+    }
+
+    private func residentMebibytes(pid: Int32) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kibibytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kibibytes / 1024
+    }
+}
