@@ -25,6 +25,9 @@ struct Svcd: AsyncParsableCommand {
     @Flag(name: .long, help: "Load the deterministic sample data set when the store is empty.")
     var seedSample = false
 
+    @Option(name: .long, help: "Where data lives: sqlite (DATA_DIR/store.sqlite, durable) or memory (lost at exit; for tests).")
+    var store: String = "sqlite"
+
     @Option(name: .long, help: "Tax rate applied to new orders, a decimal fraction such as 0.08.")
     var taxRate: String = "0.08"
 
@@ -37,6 +40,9 @@ struct Svcd: AsyncParsableCommand {
         }
         guard (0...65_000).contains(portBase) else {
             throw ValidationError("--port-base must be between 0 and 65000")
+        }
+        guard ServiceConfiguration.StoreKind(rawValue: store) != nil else {
+            throw ValidationError("--store must be one of: \(ServiceConfiguration.StoreKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -55,6 +61,7 @@ struct Svcd: AsyncParsableCommand {
         configuration.host = host
         configuration.portBase = portBase
         configuration.seedSample = seedSample
+        configuration.store = ServiceConfiguration.StoreKind(rawValue: store) ?? .sqlite
         configuration.taxRate = TaxRate(decimal: taxRate)!
         let logger = Logger(label: "svcd")
         let service = try await buildService(configuration: configuration, logger: logger)
