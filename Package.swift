@@ -64,7 +64,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence"]),
-        .testTarget(name: "PersistenceTests", dependencies: ["Domain", "Persistence"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Domain", "Persistence", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.

@@ -24,7 +24,7 @@ struct RestaurantListing {
                 // Trigram index: a quoted phrase matches exactly the rows containing the text.
                 // CROSS JOIN makes SQLite run the MATCH once and sort its rows, instead of walking
                 // the rank index and running the MATCH again for every restaurant.
-                from = "restaurant_search s CROSS JOIN restaurants r ON r.rowid = s.rowid"
+                from = "restaurant_search s CROSS JOIN restaurants r ON r.number = s.rowid"
                 conditions.append("restaurant_search MATCH ?")
                 arguments += ["\"" + text.replacing("\"", with: "\"\"") + "\""]
             } else {

@@ -36,7 +36,7 @@ public actor SQLiteFavoriteRepository: FavoriteRepository {
     public func favorites(of userId: UserID) async throws -> [Favorite] {
         try await store.read { db in
             try db.rows(
-                "SELECT \(FavoriteRecord.columns) FROM favorites WHERE user_id = ? ORDER BY saved_at DESC, rowid DESC",
+                "SELECT \(FavoriteRecord.columns) FROM favorites WHERE user_id = ? ORDER BY saved_at DESC, number DESC",
                 [userId.rawValue]
             ).map(FavoriteRecord.favorite)
         }

@@ -22,7 +22,10 @@ enum StoreSchema {
                 );
 
                 CREATE TABLE restaurants (
-                    id TEXT PRIMARY KEY NOT NULL,
+                    -- An explicit integer key: the search index refers to rows by it, and VACUUM
+                    -- keeps it (it may renumber an implicit rowid).
+                    number INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
                     name TEXT NOT NULL,
                     cuisine TEXT NOT NULL,
                     price_level INTEGER NOT NULL,
@@ -50,7 +53,7 @@ enum StoreSchema {
                 CREATE INDEX restaurants_by_recency ON restaurants(listed, created_at, id);
                 -- SearchRestaurants: substring of name or cuisine, case-insensitive (trigrams).
                 CREATE VIRTUAL TABLE restaurant_search USING fts5(
-                    name_key, cuisine_key, content = 'restaurants', tokenize = 'trigram case_sensitive 1'
+                    name_key, cuisine_key, content = 'restaurants', content_rowid = 'number', tokenize = 'trigram case_sensitive 1'
                 );
 
                 CREATE TABLE reviews (
@@ -66,12 +69,13 @@ enum StoreSchema {
                 CREATE INDEX reviews_by_user ON reviews(user_id);
 
                 CREATE TABLE favorites (
+                    number INTEGER PRIMARY KEY,           -- save order: breaks ties of saved_at
                     user_id TEXT NOT NULL REFERENCES users(id),
                     restaurant_id TEXT NOT NULL REFERENCES restaurants(id),
                     saved_at INTEGER NOT NULL,
                     UNIQUE (user_id, restaurant_id)
                 );
-                -- GetFavoriteRestaurants (newest saved first; rowid breaks ties) and the cap count.
+                -- GetFavoriteRestaurants (newest saved first; number breaks ties) and the cap count.
                 CREATE INDEX favorites_by_user ON favorites(user_id, saved_at);
                 CREATE INDEX favorites_by_restaurant ON favorites(restaurant_id);
 
@@ -112,19 +116,6 @@ enum StoreSchema {
         // name_key and cuisine_key were lowercased only; they are now also canonically
         // decomposed (RestaurantRecord.searchKey), so that "é" and "e\u{301}" compare equal as
         // they do in the Domain. Recomputes them and rebuilds the trigram index from them.
-        migrator.registerMigration("v2-decomposed-search-keys") { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT rowid, name, cuisine FROM restaurants")
-            for row in rows {
-                let name: String = try row.decode(forColumn: "name")
-                let cuisine: String = try row.decode(forColumn: "cuisine")
-                let rowid: Int64 = try row.decode(atIndex: 0)
-                try db.execute(
-                    sql: "UPDATE restaurants SET name_key = ?, cuisine_key = ? WHERE rowid = ?",
-                    arguments: [RestaurantRecord.searchKey(name), RestaurantRecord.searchKey(cuisine), rowid]
-                )
-            }
-            try db.execute(sql: "INSERT INTO restaurant_search (restaurant_search) VALUES ('rebuild')")
-        }
         return migrator
     }
 }
