@@ -526,3 +526,40 @@ import Testing
         #expect(try await world.users.allUsers().map(\.email.uniquenessKey).sorted() == ["ada@example.com", "ada@new.example"])
     }
 }
+
+/// Short search texts take one of two paths in the SQLite repository: rare ones come from its
+/// in-memory short-text index, common ones (more than 1,000 restaurants) from a walk of the rank
+/// index. Both must give exactly the Domain's answer, page after page.
+@Suite struct ShortSearchPathTests {
+    @Test func rareAndCommonShortTextsListExactlyWhatTheDomainSelects() async throws {
+        let world = try await Fixture(.sqlite)
+        var generator = SeededGenerator(seed: 7)
+        var restaurants: [Restaurant] = []
+        for index in 0..<1_300 {
+            // Every name has "a"; "qz" only in a few; ratings collide often.
+            let name = "Casa " + String(repeating: "qz", count: index % 97 == 0 ? 1 : 0) + "\(generator.pick(["Roma", "Lima", "Nara", "Bali"])) \(index)"
+            let reviews = generator.next(4)
+            restaurants.append(makeRestaurant(
+                "s-\(index)", name: name, cuisine: generator.pick(["Thai", "Greek", "Cuban"]),
+                ratingTotal: reviews * (1 + generator.next(5)), reviewCount: reviews
+            ))
+        }
+        let stored = restaurants
+        _ = await race(stored.count) { index in try await world.restaurants.insert(stored[index]) }
+        for text in ["a", "A", "qz", "QZ", "z", "ro", "th", "xx"] {
+            let query = RestaurantQuery(text: text)
+            let expected = rankSorted(restaurants.filter(query.matches))
+            #expect(try await world.restaurants.list(query, after: nil, limit: 500).map(\.id) == Array(expected.prefix(500)).map(\.id), "text \(text)")
+            // Paging with the repository's rank key visits the same rows in the same order.
+            var paged: [RestaurantID] = []
+            var after: RestaurantRankKey?
+            while true {
+                let page = try await world.restaurants.list(query, after: after, limit: 97)
+                paged += page.map(\.id)
+                guard page.count == 97, let last = page.last else { break }
+                after = RestaurantRankKey(last)
+            }
+            #expect(paged == expected.map(\.id), "paging text \(text)")
+        }
+    }
+}

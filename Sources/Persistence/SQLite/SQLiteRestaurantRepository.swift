@@ -13,20 +13,24 @@ import GRDB
 public actor SQLiteRestaurantRepository: RestaurantRepository {
     private let store: SQLiteStore
     private var restaurantsById: [RestaurantID: Restaurant]
+    private var shortText = ShortTextIndex()
 
     /// Restaurants of `store`, loading every restaurant into memory first.
     public init(store: SQLiteStore) async throws {
         self.store = store
-        let loaded = try await store.read { db in
+        let (loaded, index) = try await store.read { db in
             var restaurants: [RestaurantID: Restaurant] = [:]
-            let cursor = try Row.fetchCursor(db, sql: "SELECT \(RestaurantRecord.columns) FROM restaurants")
+            var index = ShortTextIndex()
+            let cursor = try Row.fetchCursor(db, sql: "SELECT \(RestaurantRecord.columns), name_key, cuisine_key FROM restaurants")
             while let row = try cursor.next() {
                 let restaurant = try RestaurantRecord.restaurant(from: row)
                 restaurants[restaurant.id] = restaurant
+                index.add(restaurant.id, keys: [try row.decode(forColumn: "name_key"), try row.decode(forColumn: "cuisine_key")])
             }
-            return restaurants
+            return (restaurants, index)
         }
         restaurantsById = loaded
+        shortText = index
     }
 
     /// How many restaurants this actor holds.
@@ -79,6 +83,17 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     /// connection (another process on the same file): it is read again first, so the listing
     /// filters and shows the rating it was ranked by.
     public func list(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int) async throws -> [Restaurant] {
+        // Texts of one or two scalars are too short for the trigram index. Rare ones are
+        // answered from the short-text index; common ones by walking the rank index in SQL, which
+        // meets `limit` matches after about limit ÷ (share of matching rows) rows.
+        if let text = query.text.map(RestaurantRecord.searchKey), let count = shortText.count(containing: text),
+           count <= max(1_000, restaurantsById.count / 20)
+        {
+            var matching = shortText.restaurants(containing: text).compactMap { restaurantsById[$0] }.filter(query.matches)
+            if let after { matching.removeAll { !after.precedes(RestaurantRankKey($0)) } }
+            matching.sort { RestaurantRankKey($0).precedes(RestaurantRankKey($1)) }
+            return Array(matching.prefix(limit))
+        }
         var matching: [Restaurant] = []
         var position = after
         while matching.count < limit {
@@ -175,6 +190,9 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
 
     /// Keeps `restaurant` unless the held copy already counts as many reviews or more.
     private func remember(_ restaurant: Restaurant) {
+        if restaurantsById[restaurant.id] == nil {
+            shortText.add(restaurant.id, keys: [RestaurantRecord.searchKey(restaurant.name), RestaurantRecord.searchKey(restaurant.cuisine)])
+        }
         if let held = restaurantsById[restaurant.id], held.reviewCount >= restaurant.reviewCount { return }
         restaurantsById[restaurant.id] = restaurant
     }

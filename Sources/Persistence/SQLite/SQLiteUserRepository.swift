@@ -38,14 +38,12 @@ public actor SQLiteUserRepository: UserRepository {
     /// Stores a new user unless the e-mail key is taken; returns once durable.
     public func insert(_ user: User) async throws -> UserWriteOutcome {
         let outcome: UserWriteOutcome = try await store.write { db in
-            guard try db.row("SELECT 1 FROM users WHERE email_key = ?", [user.email.uniquenessKey]) == nil else {
-                return .emailTaken
-            }
+            // The unique index decides: a taken key inserts nothing (and does not abort the batch).
             try db.run(
-                "INSERT INTO users (\(UserRecord.columns), email_key) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO users (\(UserRecord.columns), email_key) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (email_key) DO NOTHING",
                 UserRecord.arguments(user)
             )
-            return .stored(user)
+            return db.changesCount == 1 ? .stored(user) : .emailTaken
         }
         if case .stored(let stored) = outcome { remember(stored, version: 0) }
         return outcome
