@@ -30,6 +30,9 @@ struct WritesCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Rounds.")
     var rounds: Int = 3
 
+    @Flag(name: .long, help: "Skip the raw SQLite runs (e.g. to profile the service alone).")
+    var skipRaw = false
+
     func validate() throws {
         guard (1...4096).contains(inFlight) else { throw ValidationError("--in-flight must be 1…4096") }
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600") }
@@ -63,9 +66,11 @@ struct WritesCommand: AsyncParsableCommand {
         print(pad("round", 6) + pad("target", 26) + pad("writes/s", 12) + pad("p50 µs", 10) + pad("p99 µs", 10) + pad("commits", 9) + pad("writes/commit", 14) + "errors")
         var rawUsers: [Double] = [], serviceUsers: [Double] = [], rawFavorites: [Double] = [], serviceFavorites: [Double] = []
         for round in 1...rounds {
-            let rawUserRate = try await raw.users(round: round)
-            rawUsers.append(rawUserRate)
-            print(pad("\(round)", 6) + pad("raw SQLite users", 26) + pad(format(rawUserRate), 12))
+            if !skipRaw {
+                let rawUserRate = try await raw.users(round: round)
+                rawUsers.append(rawUserRate)
+                print(pad("\(round)", 6) + pad("raw SQLite users", 26) + pad(format(rawUserRate), 12))
+            }
 
             let before = service.storeStatistics ?? GroupCommitStatistics()
             let users = try await PipelinedWriter(
@@ -78,9 +83,11 @@ struct WritesCommand: AsyncParsableCommand {
             serviceUsers.append(users.perSecond)
             printServiceRow(round, "service RegisterUser", users, before, service.storeStatistics)
 
-            let rawFavoriteRate = try await raw.favorites(round: round)
-            rawFavorites.append(rawFavoriteRate)
-            print(pad("\(round)", 6) + pad("raw SQLite favorites", 26) + pad(format(rawFavoriteRate), 12))
+            if !skipRaw {
+                let rawFavoriteRate = try await raw.favorites(round: round)
+                rawFavorites.append(rawFavoriteRate)
+                print(pad("\(round)", 6) + pad("raw SQLite favorites", 26) + pad(format(rawFavoriteRate), 12))
+            }
 
             // Distinct (user, restaurant) pairs: 100 per user (the cap), users not used before.
             let userIds = registered.withLock { $0 }
@@ -101,8 +108,8 @@ struct WritesCommand: AsyncParsableCommand {
 
         print("")
         print("Median across rounds")
-        let userRatio = median(serviceUsers) / median(rawUsers)
-        let favoriteRatio = median(serviceFavorites) / median(rawFavorites)
+        let userRatio = rawUsers.isEmpty ? 0 : median(serviceUsers) / median(rawUsers)
+        let favoriteRatio = rawFavorites.isEmpty ? 0 : median(serviceFavorites) / median(rawFavorites)
         print("  RegisterUser:           service \(format(median(serviceUsers)))/s, raw SQLite \(format(median(rawUsers)))/s, ratio \(String(format: "%.2f", userRatio))×")
         print("  SaveFavoriteRestaurant: service \(format(median(serviceFavorites)))/s, raw SQLite \(format(median(rawFavorites)))/s, ratio \(String(format: "%.2f", favoriteRatio))×")
         let met = median(serviceUsers) >= 20_000 && median(serviceFavorites) >= 20_000
