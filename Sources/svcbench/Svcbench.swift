@@ -34,6 +34,9 @@ struct Svcbench: AsyncParsableCommand {
     @Option(name: .long, help: "The restaurantId parameter sent to GetRestaurant (and echoed).")
     var restaurantId: String = "r-000042"
 
+    @Option(name: .long, help: "Instead of timed runs: send exactly this many requests to the service only, once per in-flight setting, without warm-up (a fixed amount of work, e.g. to count instructions under valgrind).")
+    var requests: Int?
+
     @Flag(name: .long, help: "Print a JSON summary to stdout (the table then goes to stderr).")
     var json = false
 
@@ -49,6 +52,7 @@ struct Svcbench: AsyncParsableCommand {
         }
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be above 0 and at most 3600") }
         guard warmup >= 0, warmup <= 3600 else { throw ValidationError("--warmup must be between 0 and 3600") }
+        if let requests, requests < 1 { throw ValidationError("--requests must be at least 1") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         guard !restaurantId.isEmpty, restaurantId.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
             throw ValidationError("--restaurant-id must be printable ASCII without quotes or backslashes")
@@ -79,22 +83,27 @@ struct Svcbench: AsyncParsableCommand {
             guard let serviceEndpoint = service.useCaseAddresses[.getRestaurant] else {
                 throw BenchError("the service has no GetRestaurant endpoint")
             }
-            let echoServer = try await EchoServer.start()
-            echo = echoServer
             let context = try ZMQContext(ioThreads: 1)
             clientContext = context
-            let client = LoadClient(
-                context: context,
-                warmupNanoseconds: UInt64(warmup * 1e9),
-                windowNanoseconds: UInt64(seconds * 1e9),
-                restaurantId: restaurantId
-            )
-            let report = try await measure(client: client, echoEndpoint: echoServer.endpoint, serviceEndpoint: serviceEndpoint)
-            if json {
-                FileHandle.standardError.write(Data(report.text.utf8))
-                FileHandle.standardOutput.write(Data(report.json))
+            if let requests {
+                let client = LoadClient(context: context, warmupNanoseconds: 0, windowNanoseconds: 0, restaurantId: restaurantId)
+                try await countedRuns(client: client, requests: requests, serviceEndpoint: serviceEndpoint)
             } else {
-                print(report.text, terminator: "")
+                let echoServer = try await EchoServer.start()
+                echo = echoServer
+                let client = LoadClient(
+                    context: context,
+                    warmupNanoseconds: UInt64(warmup * 1e9),
+                    windowNanoseconds: UInt64(seconds * 1e9),
+                    restaurantId: restaurantId
+                )
+                let report = try await measure(client: client, echoEndpoint: echoServer.endpoint, serviceEndpoint: serviceEndpoint)
+                if json {
+                    FileHandle.standardError.write(Data(report.text.utf8))
+                    FileHandle.standardOutput.write(Data(report.json))
+                } else {
+                    print(report.text, terminator: "")
+                }
             }
         } catch {
             failure = error
@@ -113,6 +122,26 @@ struct Svcbench: AsyncParsableCommand {
         if let failure {
             FileHandle.standardError.write(Data("svcbench: \(failure)\n".utf8))
             throw ExitCode.failure
+        }
+    }
+
+    /// `--requests`: one run of exactly `requests` requests against the service per in-flight
+    /// setting, printed as one line each.
+    private func countedRuns(client: LoadClient, requests: Int, serviceEndpoint: String) async throws {
+        for inFlight in inFlightSettings {
+            let before = ThreadCPU.snapshot()
+            let result = try await client.run(.service, endpoint: serviceEndpoint, inFlight: inFlight, round: 1, requests: requests)
+            let after = ThreadCPU.snapshot()
+            let spent = after.since(before)
+            let total = after.processSince(before)
+            let live = spent.reduce(0) { $0 + $1.nanoseconds }
+            let perRequest = { (nanoseconds: UInt64) in String(format: "%.2f", Double(nanoseconds) / 1000 / Double(requests)) }
+            print("service, \(inFlight) in flight: \(result.roundTrips) requests in \(String(format: "%.3f", Double(result.windowNanoseconds) / 1e9)) s, errors \(result.errors)")
+            print("  process CPU µs per request: \(perRequest(total)) (getrusage); by thread name (schedstat):")
+            for thread in spent where thread.nanoseconds > 0 {
+                print("    \(thread.name): \(perRequest(thread.nanoseconds))")
+            }
+            print("    ended threads (the client): \(perRequest(total - min(live, total)))")
         }
     }
 
