@@ -68,6 +68,17 @@ public struct JSONWriter: ~Copyable {
         return bytes
     }
 
+    /// Forgets everything written, keeping the buffer, so one writer can encode value after
+    /// value without allocating a buffer for each.
+    public mutating func reset() {
+        count = 0
+        depth = 0
+        nonEmptyBits = 0
+        objectBits = 0
+        deepLevels.removeAll(keepingCapacity: true)
+        afterKey = false
+    }
+
     /// Starts an object (as an array element, a member value after ``key(_:)``, or the top level).
     public mutating func beginObject() {
         beforeValue()
@@ -106,6 +117,25 @@ public struct JSONWriter: ~Copyable {
         afterKey = true
     }
 
+    /// Writes a member key given as a literal that needs no escaping (no `"`, `\` or control
+    /// characters), copied as is: the fast path for the fixed keys of known shapes. Same output
+    /// as ``key(_:)``.
+    public mutating func key(literal key: StaticString) {
+        assert(depth > 0 && isObjectLevel && !afterKey, "JSONWriter.key(literal:) outside an object or twice in a row")
+        assert(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).allSatisfy {
+            $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+        }, "JSONWriter.key(literal:) with a key that needs escaping")
+        markNonEmpty()
+        let length = key.utf8CodeUnitCount
+        reserve(length + 3)
+        base[count] = UInt8(ascii: "\"")
+        UnsafeMutableRawPointer(base + count + 1).copyMemory(from: key.utf8Start, byteCount: length)
+        base[count + length + 1] = UInt8(ascii: "\"")
+        base[count + length + 2] = UInt8(ascii: ":")
+        count += length + 3
+        afterKey = true
+    }
+
     /// Writes a string value, escaped.
     public mutating func string(_ value: String) {
         beforeValue()
@@ -129,7 +159,9 @@ public struct JSONWriter: ~Copyable {
     public mutating func double(_ value: Double) {
         beforeValue()
         if value.isFinite {
-            appendUTF8(value.description)
+            if !appendShortDecimal(value) {
+                appendUTF8(value.description)
+            }
         } else {
             appendNull()
         }
@@ -327,6 +359,61 @@ public struct JSONWriter: ~Copyable {
         } while magnitude != 0
         if value < 0 { base[count] = UInt8(ascii: "-") }
         count += length
+    }
+
+    /// Appends a finite `value` exactly as `value.description` prints it, without creating a
+    /// `String`, when it is zero or has a magnitude in 0.001 ..< 1e9 and at most 6 fractional
+    /// digits (coordinates, ratings, prices); returns `false` (writing nothing) otherwise.
+    ///
+    /// `description` prints the shortest decimal that reads back as the same `Double`, in
+    /// positional form in this range. With `k` the fewest fractional digits for which some
+    /// decimal `m / 10^k` reads back as `value`, that decimal is the one: below 1e9 the spacing
+    /// of `Double`s is under 1.2e-7, so at most one decimal with `k ≤ 6` fractional digits lies
+    /// within half a spacing of `value`, and none with fewer significant digits does. The check
+    /// `m / 10^k == value` is exact: `m < 1e15` and `10^k` are exact, and the division is
+    /// correctly rounded, so it yields the `Double` nearest to the decimal.
+    private mutating func appendShortDecimal(_ value: Double) -> Bool {
+        let magnitude = value.magnitude
+        if magnitude == 0 {
+            if value.sign == .minus { appendStatic("-0.0") } else { appendStatic("0.0") }
+            return true
+        }
+        guard magnitude >= 0.001, magnitude < 1e9 else { return false }
+        var scale = 1.0
+        var digits = 0
+        while true {
+            let scaled = (magnitude * scale).rounded()
+            if scaled / scale == magnitude {
+                appendDecimal(Int64(scaled), fractionDigits: digits, negative: value < 0)
+                return true
+            }
+            if digits == 6 { return false }
+            digits += 1
+            scale *= 10
+        }
+    }
+
+    /// Appends `[-]integer.fraction` for `units / 10^fractionDigits` (`.0` when there are none).
+    private mutating func appendDecimal(_ units: Int64, fractionDigits: Int, negative: Bool) {
+        var divisor: Int64 = 1
+        for _ in 0..<fractionDigits { divisor *= 10 }
+        let (integer, fraction) = units.quotientAndRemainder(dividingBy: divisor)
+        if negative { appendByte(UInt8(ascii: "-")) }
+        appendInteger(integer)
+        appendByte(UInt8(ascii: "."))
+        if fractionDigits == 0 {
+            appendByte(UInt8(ascii: "0"))
+            return
+        }
+        reserve(fractionDigits)
+        var rest = fraction
+        var i = count + fractionDigits
+        while i > count {
+            i -= 1
+            base[i] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+            rest /= 10
+        }
+        count += fractionDigits
     }
 
     /// Writes `"…"` with the string's UTF-8, escaped as JSON requires.
