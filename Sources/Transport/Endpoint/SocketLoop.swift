@@ -134,10 +134,10 @@ final class SocketLoop {
         // Everything up to the first empty frame is the routing envelope (a ROUTER adds the
         // peer's id; REQ and well-behaved DEALERs add the empty delimiter).
         guard let delimiter = frames[1..<max(1, count)].firstIndex(where: { $0.isEmpty }) else {
-            reject([frames[0], []], id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
+            reject(Envelope(routingId: frames[0], hops: []), id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
             return nil
         }
-        let envelope = Array(frames[0...delimiter])
+        let envelope = Envelope(routingId: frames[0], hops: delimiter > 1 ? Array(frames[1..<delimiter]) : [])
         if info.exceededLimit {
             reject(envelope, id: nil, WireError(.malformed, "the message exceeds the size limit of \(configuration.maxMessageSize) bytes"))
             return nil
@@ -168,16 +168,18 @@ final class SocketLoop {
         return InboundRequest(envelope: envelope, request: request, receivedAt: receivedAt, deadline: deadline)
     }
 
-    private func reject(_ envelope: [[UInt8]], id: String?, _ error: WireError) {
+    private func reject(_ envelope: Envelope, id: String?, _ error: WireError) {
         counters.countRejection()
         send(envelope: envelope, body: WireReply.failure(id: id, error: error))
     }
 
-    private func send(envelope: [[UInt8]], body: [UInt8]) {
+    private func send(envelope: Envelope, body: [UInt8]) {
         do {
-            for frame in envelope {
+            try socket.send(envelope.routingId, more: true, dontWait: true)
+            for frame in envelope.hops {
                 try socket.send(frame, more: true, dontWait: true)
             }
+            try socket.send(UnsafeRawBufferPointer(start: nil, count: 0), more: true, dontWait: true)
             try socket.send(body, more: false, dontWait: true)
         } catch ZMQError.hostUnreachable {
             // The peer disconnected before its reply was ready.
