@@ -48,7 +48,8 @@ public struct WireRequest: Sendable {
         case nil, .null?:
             id = nil
         case .string(let text)?:
-            guard text.count <= maximumIdLength else {
+            // Never more characters than UTF-8 bytes: count characters only when bytes don't settle it.
+            guard text.utf8.count <= maximumIdLength || text.count <= maximumIdLength else {
                 throw Rejection(id: nil, error: WireError(.malformed, "id must be a string of at most \(maximumIdLength) characters"))
             }
             id = text
