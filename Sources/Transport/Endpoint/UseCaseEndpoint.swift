@@ -3,8 +3,8 @@ import Logging
 import ServiceLifecycle
 import ZeroMQ
 
-/// One use case behind its own ZeroMQ ROUTER endpoint: a dedicated thread owns the socket, an
-/// actor runs the use case, and batches and replies cross between them without blocking either.
+/// One use case behind its own ZeroMQ ROUTER endpoint: a dedicated thread owns the socket, a
+/// task runs the use case, and batches and replies cross between them without blocking either.
 ///
 /// `start()` binds (on the thread) and returns the bound address; `run()` serves until graceful
 /// shutdown, then answers what is in flight and closes.
