@@ -137,7 +137,10 @@ struct Svcbench: AsyncParsableCommand {
             let live = spent.reduce(0) { $0 + $1.nanoseconds }
             let perRequest = { (nanoseconds: UInt64) in String(format: "%.2f", Double(nanoseconds) / 1000 / Double(requests)) }
             print("service, \(inFlight) in flight: \(result.roundTrips) requests in \(String(format: "%.3f", Double(result.windowNanoseconds) / 1e9)) s, errors \(result.errors)")
+            let voluntary = Double(after.contextSwitches.voluntary - before.contextSwitches.voluntary) / Double(requests)
+            let involuntary = Double(after.contextSwitches.involuntary - before.contextSwitches.involuntary) / Double(requests)
             print("  process CPU µs per request: \(perRequest(total)) (getrusage); by thread name (schedstat):")
+            print("    context switches per request: \(String(format: "%.2f", voluntary)) voluntary, \(String(format: "%.2f", involuntary)) involuntary")
             for thread in spent where thread.nanoseconds > 0 {
                 print("    \(thread.name): \(perRequest(thread.nanoseconds))")
             }

@@ -8,6 +8,9 @@ struct ThreadCPU {
     let threads: [Int: (name: String, nanoseconds: UInt64)]
     /// User plus system CPU time of the whole process, ended threads included (`getrusage`).
     let processNanoseconds: UInt64
+    /// Context switches of the whole process (voluntary: a thread went to sleep; involuntary:
+    /// it was preempted), ended threads included.
+    let contextSwitches: (voluntary: Int, involuntary: Int)
 
     /// Reads every thread of this process now.
     static func snapshot() -> ThreadCPU {
@@ -26,7 +29,10 @@ struct ThreadCPU {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let microseconds = (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000
             + Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)
-        return ThreadCPU(threads: threads, processNanoseconds: UInt64(microseconds) * 1000)
+        return ThreadCPU(
+            threads: threads, processNanoseconds: UInt64(microseconds) * 1000,
+            contextSwitches: (usage.ru_nvcsw, usage.ru_nivcsw)
+        )
     }
 
     /// CPU nanoseconds the whole process spent since `earlier`.
