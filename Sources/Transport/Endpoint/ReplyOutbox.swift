@@ -1,11 +1,20 @@
 import Synchronization
 import ZeroMQ
 
-/// Replies waiting for the socket thread. The actor side appends without blocking; when the
-/// queue goes from empty to non-empty it writes the eventfd that the socket thread polls, so the
-/// thread wakes exactly when there is something to send and never spins or polls on a timer.
+/// Replies waiting for the socket thread. The actor side appends without blocking; it writes the
+/// eventfd that the socket thread polls only when that thread has said it is about to sleep, so
+/// the thread wakes exactly when there is something to send, never spins or polls on a timer,
+/// and a busy thread is not sent (and does not read back) a wake-up per reply.
+///
+/// The hand-shake: the socket thread calls ``prepareToSleep()`` (which sets the flag, then
+/// looks at the queue under its lock) before it polls, and ``awake()`` after. A push appends under
+/// the lock, then takes the flag. Either the thread's look at the queue comes after the append
+/// (it sees the reply and does not sleep), or it comes before, and then the flag was set before
+/// the push took it, so the push writes the eventfd.
 final class ReplyOutbox: Sendable {
     private let queue = Mutex<[OutboundReply]>([])
+    /// Set while the socket thread is in (or about to enter) a blocking poll.
+    private let sleeping = Atomic<Bool>(false)
     /// Polled by the socket thread.
     let wakeup: EventFD
 
@@ -15,11 +24,10 @@ final class ReplyOutbox: Sendable {
 
     /// Queues a reply and wakes the socket thread if it may be asleep.
     func push(_ reply: OutboundReply) {
-        let wasEmpty = queue.withLock { queue in
-            queue.append(reply)
-            return queue.count == 1
+        queue.withLock { queue in queue.append(reply) }
+        if sleeping.load(ordering: .sequentiallyConsistent), sleeping.exchange(false, ordering: .sequentiallyConsistent) {
+            wake()
         }
-        if wasEmpty { wake() }
     }
 
     /// Wakes the socket thread (also used to make it notice a stop request).
@@ -28,8 +36,21 @@ final class ReplyOutbox: Sendable {
         try? wakeup.signal()
     }
 
+    /// Socket thread, before polling: announces that it may sleep; returns `false` when replies
+    /// are already queued (then it must not block: poll with timeout 0).
+    func prepareToSleep() -> Bool {
+        sleeping.store(true, ordering: .sequentiallyConsistent)
+        return queue.withLock { $0.isEmpty }
+    }
+
+    /// Socket thread, after polling: pushes need not write the eventfd until the next
+    /// ``prepareToSleep()``.
+    func awake() {
+        sleeping.store(false, ordering: .sequentiallyConsistent)
+    }
+
     /// Moves every queued reply into `replies` (which must be empty), keeping both buffers'
-    /// capacity. The caller drains the eventfd first so a push racing this call re-signals.
+    /// capacity.
     func takeAll(into replies: inout [OutboundReply]) {
         queue.withLock { queue in swap(&queue, &replies) }
     }

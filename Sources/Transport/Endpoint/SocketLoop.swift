@@ -66,14 +66,20 @@ final class SocketLoop {
             deliver.finish()
         }
         while true {
+            // Block only when no reply is queued; pushes write the eventfd only while this
+            // thread is announced as sleeping (see ReplyOutbox).
+            let timeout = outbox.prepareToSleep() ? -1 : 0
             do {
-                _ = try poller.poll(timeoutMilliseconds: -1)
+                _ = try poller.poll(timeoutMilliseconds: timeout)
             } catch ZMQError.interrupted {
+                outbox.awake()
                 continue
             } catch {
+                outbox.awake()
                 logger.error("poll failed; endpoint stops", metadata: ["error": "\(error)"])
                 return
             }
+            outbox.awake()
             if poller.returnedEvents(at: 1).canReceive {
                 _ = try? outbox.wakeup.drain()
             }
