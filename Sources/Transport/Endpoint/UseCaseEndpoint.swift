@@ -48,8 +48,9 @@ public final class UseCaseEndpoint: Service, Sendable {
         try await withCheckedThrowingContinuation { (bound: CheckedContinuation<String, any Error>) in
             let thread = Thread { [self] in
                 // Named from inside: on Linux only the running thread's own name reaches the
-                // kernel, where perf and top -H show it.
-                Thread.current.name = "zmq-\(name.rawValue)"
+                // kernel, where perf and top -H show it; and only if it fits in 15 bytes
+                // (longer names were dropped, e.g. "zmq-GetRestaurant"), hence the cut.
+                Thread.current.name = String("zmq-\(name.rawValue)".utf8.prefix(15))
                 let loop: SocketLoop
                 do {
                     loop = try SocketLoop(
