@@ -144,7 +144,10 @@ struct Svcbench: AsyncParsableCommand {
             for thread in spent where thread.nanoseconds > 0 {
                 print("    \(thread.name): \(perRequest(thread.nanoseconds))")
             }
-            print("    ended threads (the client): \(perRequest(total - min(live, total)))")
+            let client = total - min(live, total)
+            let clientIO = spent.first { $0.name == "ZMQbg/IO/0 #2" }?.nanoseconds ?? 0
+            print("    ended threads (the client): \(perRequest(client))")
+            print("  service CPU µs per request (all but the client thread and its I/O thread): \(perRequest(total - min(total, client + clientIO)))")
         }
     }
 

@@ -41,12 +41,19 @@ struct ThreadCPU {
     }
 
     /// CPU nanoseconds spent since `earlier`, summed by thread name, largest first (threads that
-    /// ended in between are missing).
+    /// ended in between are missing). libzmq's I/O threads all have the same name; they are told
+    /// apart by creation order (thread id): `ZMQbg/IO/0 #1` is the first context's (the service's,
+    /// built before the client's), `#2` the next.
     func since(_ earlier: ThreadCPU) -> [(name: String, nanoseconds: UInt64)] {
         var byName: [String: UInt64] = [:]
+        var ioRank: [Int: Int] = [:]
+        for (rank, tid) in threads.filter({ $0.value.name.hasPrefix("ZMQbg/IO/") }).keys.sorted().enumerated() {
+            ioRank[tid] = rank + 1
+        }
         for (tid, now) in threads {
             let before = earlier.threads[tid]?.nanoseconds ?? 0
-            byName[now.name, default: 0] += now.nanoseconds - min(before, now.nanoseconds)
+            let name = ioRank[tid].map { "\(now.name) #\($0)" } ?? now.name
+            byName[name, default: 0] += now.nanoseconds - min(before, now.nanoseconds)
         }
         return byName.map { (name: $0.key, nanoseconds: $0.value) }.sorted { $0.nanoseconds > $1.nanoseconds }
     }
