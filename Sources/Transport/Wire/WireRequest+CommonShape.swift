@@ -12,7 +12,8 @@ extension WireRequest {
     /// decoder, which decides and words every error. So this never rejects: whatever it
     /// accepts, the general decoder would decode to the same request.
     static func decodeCommonShape(_ body: UnsafeRawBufferPointer) -> WireRequest? {
-        var scanner = RequestScanner(bytes: body)
+        guard let base = body.baseAddress else { return nil }
+        var scanner = RequestScanner(base: base.assumingMemoryBound(to: UInt8.self), count: body.count)
         return scanner.scanRequest()
     }
 }
@@ -20,7 +21,9 @@ extension WireRequest {
 /// The scanner behind ``WireRequest/decodeCommonShape(_:)``; every method returns `nil` (or
 /// `false`) as soon as the input leaves the common shape.
 private struct RequestScanner {
-    let bytes: UnsafeRawBufferPointer
+    /// The body's bytes (`count` of them); every read checks `position < count` first.
+    let base: UnsafePointer<UInt8>
+    let count: Int
     var position = 0
 
     /// Deepest nesting accepted inside `params` (the general parser allows 64 from the root;
@@ -44,26 +47,26 @@ private struct RequestScanner {
             guard take(UInt8(ascii: ":")) else { return nil }
             skipWhitespace()
             switch key.count {
-            case 1 where key.first == UInt8(ascii: "v"):
+            case 1 where base[key.lowerBound] == UInt8(ascii: "v"):
                 guard !seen.version, take(UInt8(ascii: "1")) else { return nil }
                 seen.version = true
-            case 2 where Self.equals(key, "id"):
+            case 2 where equals(key, "id"):
                 guard !seen.id else { return nil }
                 seen.id = true
                 if !takeNull() {
                     guard let text = plainString(), text.count <= WireRequest.maximumIdLength else { return nil }
-                    id = String(decoding: text, as: UTF8.self)
+                    id = String(decoding: UnsafeBufferPointer(start: base + text.lowerBound, count: text.count), as: UTF8.self)
                 }
-            case 6 where Self.equals(key, "params"):
+            case 6 where equals(key, "params"):
                 guard !seen.params else { return nil }
                 seen.params = true
                 if !takeNull() {
                     guard let text = objectText(),
-                          case .object(let object)? = try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: text))
+                          case .object(let object)? = try? JSONParser.parse(UnsafeRawBufferPointer(start: base + text.lowerBound, count: text.count))
                     else { return nil }
                     params = object
                 }
-            case 10 where Self.equals(key, "deadlineMs"):
+            case 10 where equals(key, "deadlineMs"):
                 guard !seen.deadline else { return nil }
                 seen.deadline = true
                 if !takeNull() {
@@ -79,18 +82,23 @@ private struct RequestScanner {
             break
         }
         skipWhitespace()
-        guard position == bytes.count, seen.version else { return nil }
+        guard position == count, seen.version else { return nil }
         return WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline)
     }
 
-    private static func equals(_ bytes: Slice<UnsafeRawBufferPointer>, _ text: StaticString) -> Bool {
-        let expected = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        return bytes.elementsEqual(expected)
+    /// Whether the bytes in `range` are `text` (whose length the caller has matched).
+    private func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {
+        var i = 0
+        while i < range.count {
+            if base[range.lowerBound + i] != text.utf8Start[i] { return false }
+            i += 1
+        }
+        return true
     }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
+        while position < count {
+            switch base[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
             default: return
             }
@@ -98,29 +106,29 @@ private struct RequestScanner {
     }
 
     private mutating func take(_ byte: UInt8) -> Bool {
-        guard position < bytes.count, bytes[position] == byte else { return false }
+        guard position < count, base[position] == byte else { return false }
         position += 1
         return true
     }
 
     /// `null`; whatever follows is checked by the caller (a delimiter must come next).
     private mutating func takeNull() -> Bool {
-        guard bytes.count - position >= 4, bytes[position] == UInt8(ascii: "n"), bytes[position + 1] == UInt8(ascii: "u"),
-              bytes[position + 2] == UInt8(ascii: "l"), bytes[position + 3] == UInt8(ascii: "l")
+        guard count - position >= 4, base[position] == UInt8(ascii: "n"), base[position + 1] == UInt8(ascii: "u"),
+              base[position + 2] == UInt8(ascii: "l"), base[position + 3] == UInt8(ascii: "l")
         else { return false }
         position += 4
         return true
     }
 
-    /// A string of printable ASCII without escapes; its content, without the quotes.
-    private mutating func plainString() -> Slice<UnsafeRawBufferPointer>? {
+    /// A string of printable ASCII without escapes; the range of its content, without the quotes.
+    private mutating func plainString() -> Range<Int>? {
         guard take(Self.quote) else { return nil }
         let start = position
-        while position < bytes.count {
-            let byte = bytes[position]
+        while position < count {
+            let byte = base[position]
             if byte == Self.quote {
                 position += 1
-                return bytes[start..<position - 1]
+                return start..<position - 1
             }
             guard byte >= 0x20, byte < 0x7F, byte != Self.backslash else { return nil }
             position += 1
@@ -132,25 +140,25 @@ private struct RequestScanner {
     private mutating func digits() -> Int? {
         let start = position
         var value = 0
-        while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+        while position < count, base[position] >= UInt8(ascii: "0"), base[position] <= UInt8(ascii: "9") {
             guard position - start < 18 else { return nil }
-            value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+            value = value * 10 + Int(base[position] - UInt8(ascii: "0"))
             position += 1
         }
-        let count = position - start
-        guard count > 0, count == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
+        let length = position - start
+        guard length > 0, length == 1 || base[start] != UInt8(ascii: "0") else { return nil }
         return value
     }
 
     /// The bytes of the object starting here, through its matching `}`: brackets are counted
     /// outside strings (escapes skipped). Whether they are valid JSON is for the parser to say.
-    private mutating func objectText() -> Slice<UnsafeRawBufferPointer>? {
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return nil }
+    private mutating func objectText() -> Range<Int>? {
+        guard position < count, base[position] == UInt8(ascii: "{") else { return nil }
         let start = position
         var depth = 0
         var inString = false
-        while position < bytes.count {
-            let byte = bytes[position]
+        while position < count {
+            let byte = base[position]
             position += 1
             if inString {
                 if byte == Self.backslash {
@@ -169,7 +177,7 @@ private struct RequestScanner {
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 depth -= 1
                 if depth == 0 {
-                    return bytes[start..<position]
+                    return start..<position
                 }
             default:
                 break
