@@ -40,7 +40,7 @@ final class EndpointHost: Sendable {
 
     private func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> [UInt8] {
         let request = inbound.request
-        if let deadline = inbound.deadline, ContinuousClock.now > deadline {
+        if let deadline = inbound.deadline, EndpointClock.now > deadline {
             return WireReply.failure(id: request.id, error: WireError(.deadlineExceeded, "the deadline of \(request.deadlineMilliseconds ?? 0) ms passed before the request started; it had no effect"), using: &writer)
         }
         do {

@@ -15,10 +15,22 @@ struct InboundRequest: Sendable {
     let envelope: Envelope
     /// The decoded body.
     let request: WireRequest
-    /// When the socket thread received it.
-    let receivedAt: ContinuousClock.Instant
-    /// After this instant the request may no longer start.
-    let deadline: ContinuousClock.Instant?
+    /// When the socket thread received it (``EndpointClock``).
+    let receivedAt: Duration
+    /// After this instant (``EndpointClock``) the request may no longer start.
+    let deadline: Duration?
+}
+
+/// `ContinuousClock` instants as durations since one fixed instant. `ContinuousClock.Instant`
+/// is a resilient standard-library type: holding one made `InboundRequest` a type of unknown
+/// layout, so every copy and destroy of a request went through runtime value witnesses.
+/// `Duration` is frozen.
+enum EndpointClock {
+    /// The fixed instant.
+    private static let origin = ContinuousClock.now
+
+    /// `ContinuousClock.now`, as the duration since ``origin``.
+    static var now: Duration { origin.duration(to: ContinuousClock.now) }
 }
 
 /// A reply on its way from the actor to the socket thread.

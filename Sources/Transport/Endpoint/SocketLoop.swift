@@ -123,6 +123,9 @@ final class SocketLoop {
             if let request = accept(info) {
                 // Counted at once, so the bound also holds within one batch.
                 inFlight += 1
+                // A second request means a busy socket: make room for a full batch at once
+                // rather than growing 2, 4, 8, ….
+                if batch.count == 1 { batch.reserveCapacity(configuration.maxBatch) }
                 batch.append(request)
             }
         }
@@ -134,7 +137,7 @@ final class SocketLoop {
 
     /// Classifies one received message: returns a request for the actor, or answers it here.
     private func accept(_ info: ZMQMessageInfo) -> InboundRequest? {
-        let receivedAt = ContinuousClock.now
+        let receivedAt = EndpointClock.now
         let count = frames.count
         guard count > 0 else { return nil }
         // Everything up to the first empty frame is the routing envelope (a ROUTER adds the
@@ -170,7 +173,7 @@ final class SocketLoop {
             reject(envelope, id: request.id, WireError(.overloaded, "too many requests in flight; retry later"))
             return nil
         }
-        let deadline = request.deadlineMilliseconds.map { receivedAt.advanced(by: .milliseconds($0)) }
+        let deadline = request.deadlineMilliseconds.map { receivedAt + .milliseconds($0) }
         return InboundRequest(envelope: envelope, request: request, receivedAt: receivedAt, deadline: deadline)
     }
 

@@ -32,10 +32,11 @@ public enum UseCaseResult: WireEncodable {
     /// `{"items": [{id, title, imageUrl}], "nextCursor": …}`
     case feedPage(Page<FeedItem>)
 
-    /// Writes the result object.
-    public func write(to writer: inout JSONWriter) {
+    /// Writes the result object. Consuming, so the entities are handed to the writer without
+    /// copying the payload first (a copy of a restaurant retains each of its strings).
+    public consuming func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        switch self {
+        switch consume self {
         case .user(let user):
             writer.key(literal: "user"); writer.user(user)
         case .profile(let profile):

@@ -3,14 +3,14 @@ import WireJSON
 /// Encodes reply bodies of wire protocol v1.
 public enum WireReply {
     /// `{"v":1,"id":…,"ok":true,"result":…}` with the result written by `result`.
-    public static func success(id: String?, result: some WireEncodable) -> [UInt8] {
+    public static func success(id: String?, result: consuming some WireEncodable) -> [UInt8] {
         var writer = JSONWriter(capacity: 512)
         return success(id: id, result: result, using: &writer)
     }
 
     /// As ``success(id:result:)``, encoded in `writer` (reset first), whose buffer a caller that
     /// encodes reply after reply keeps, so only the returned bytes are allocated.
-    public static func success(id: String?, result: some WireEncodable, using writer: inout JSONWriter) -> [UInt8] {
+    public static func success(id: String?, result: consuming some WireEncodable, using writer: inout JSONWriter) -> [UInt8] {
         writer.reset()
         writer.beginObject()
         writeHeader(id: id, ok: true, into: &writer)
@@ -55,6 +55,7 @@ public enum WireReply {
 
 /// A value that can write itself as the `result` of a reply.
 public protocol WireEncodable: Sendable {
-    /// Writes the value as one JSON value.
-    func write(to writer: inout JSONWriter)
+    /// Writes the value as one JSON value (consuming it, so payloads move into the writer
+    /// without copies).
+    consuming func write(to writer: inout JSONWriter)
 }
