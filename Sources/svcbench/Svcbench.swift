@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceApp
+import Synchronization
 import ZeroMQ
 
 /// `svcbench`: GetRestaurant on svcd against a raw libzmq ROUTER echo, both in this process, with
 /// the same DEALER client and payload, in alternating runs. Prints round trips/s and latency
 /// p50/p99 per in-flight setting, the service ÷ echo ratios and the goal check.
 @main
-struct Svcbench: AsyncParsableCommand {
+struct Svcbench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "svcbench",
         abstract: "Benchmark svcd's GetRestaurant against a raw libzmq ROUTER echo (alternating runs, one process).",
@@ -37,6 +38,9 @@ struct Svcbench: AsyncParsableCommand {
     @Option(name: .long, help: "Instead of timed runs: send exactly this many requests to the service only, once per in-flight setting, without warm-up (a fixed amount of work, e.g. to count instructions under valgrind).")
     var requests: Int?
 
+    @Option(name: .long, help: "Instead of any run: encode and decode this many GetRestaurant requests and replies on the main thread, without sockets or concurrency (for counting instructions under valgrind).")
+    var wireIterations: Int?
+
     @Flag(name: .long, help: "Print a JSON summary to stdout (the table then goes to stderr).")
     var json = false
 
@@ -53,13 +57,42 @@ struct Svcbench: AsyncParsableCommand {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be above 0 and at most 3600") }
         guard warmup >= 0, warmup <= 3600 else { throw ValidationError("--warmup must be between 0 and 3600") }
         if let requests, requests < 1 { throw ValidationError("--requests must be at least 1") }
+        if let wireIterations, wireIterations < 1 { throw ValidationError("--wire-iterations must be at least 1") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         guard !restaurantId.isEmpty, restaurantId.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
             throw ValidationError("--restaurant-id must be printable ASCII without quotes or backslashes")
         }
     }
 
-    func run() async throws {
+    /// Synchronous, so that `--wire-iterations` never starts Swift concurrency (valgrind cannot
+    /// run it); the benchmark itself runs in a task while the main thread (not a pool thread)
+    /// waits for it.
+    func run() throws {
+        if let wireIterations {
+            let bytes = try WirePathBench.run(iterations: wireIterations, restaurantId: restaurantId)
+            print("wire path: \(wireIterations) requests decoded and replies encoded, \(bytes) reply bytes")
+            return
+        }
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let command = self
+        Task {
+            let result: Result<Void, any Error>
+            do {
+                try await command.benchmark()
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        try outcome.withLock { $0 }?.get()
+    }
+
+    /// The benchmark: starts the service, runs the echo and service rounds, prints the report.
+    func benchmark() async throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning
