@@ -21,20 +21,20 @@
 /// call, no per-byte `Array` bookkeeping), so it is noncopyable: pass it `inout` to
 /// helpers, read the result with ``finish()``, ``bytes`` or ``withBytes(_:)``.
 public struct JSONWriter: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
 
     /// Open containers, innermost last.
-    private var depth = 0
+    @usableFromInline var depth = 0
     /// Bit `d - 1` is set when level `d` (1...64) already holds a member or element.
-    private var nonEmptyBits: UInt64 = 0
+    @usableFromInline var nonEmptyBits: UInt64 = 0
     /// Bit `d - 1` is set when level `d` (1...64) is an object.
-    private var objectBits: UInt64 = 0
+    @usableFromInline var objectBits: UInt64 = 0
     /// The same two flags (bit 0 non-empty, bit 1 object) for levels deeper than 64.
-    private var deepLevels: [UInt8] = []
+    @usableFromInline var deepLevels: [UInt8] = []
     /// A key was just written, so the next value belongs to it (no comma).
-    private var afterKey = false
+    @usableFromInline var afterKey = false
 
     /// Creates a writer whose buffer has room for `capacity` bytes before growing.
     public init(capacity: Int = 256) {
@@ -80,6 +80,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Starts an object (as an array element, a member value after ``key(_:)``, or the top level).
+    @inlinable
     public mutating func beginObject() {
         beforeValue()
         appendByte(UInt8(ascii: "{"))
@@ -87,6 +88,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Ends the innermost object.
+    @inlinable
     public mutating func endObject() {
         assert(depth > 0 && isObjectLevel && !afterKey, "JSONWriter.endObject() without a matching beginObject() or after a key")
         pop()
@@ -94,6 +96,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Starts an array (as an array element, a member value after ``key(_:)``, or the top level).
+    @inlinable
     public mutating func beginArray() {
         beforeValue()
         appendByte(UInt8(ascii: "["))
@@ -101,6 +104,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Ends the innermost array.
+    @inlinable
     public mutating func endArray() {
         assert(depth > 0 && !isObjectLevel, "JSONWriter.endArray() without a matching beginArray()")
         pop()
@@ -120,6 +124,7 @@ public struct JSONWriter: ~Copyable {
     /// Writes a member key given as a literal that needs no escaping (no `"`, `\` or control
     /// characters), copied as is: the fast path for the fixed keys of known shapes. Same output
     /// as ``key(_:)``.
+    @inlinable @inline(__always)
     public mutating func key(literal key: StaticString) {
         assert(depth > 0 && isObjectLevel && !afterKey, "JSONWriter.key(literal:) outside an object or twice in a row")
         assert(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).allSatisfy {
@@ -137,6 +142,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes a string value, escaped.
+    @inlinable
     public mutating func string(_ value: String) {
         beforeValue()
         appendString(value)
@@ -149,6 +155,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes an integer value.
+    @inlinable
     public mutating func int(_ value: Int) {
         beforeValue()
         appendInteger(Int64(value))
@@ -156,6 +163,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes a `Double` in the shortest form that reads back as the same value
     /// (Swift's `description`); infinity and NaN, which JSON cannot represent, as `null`.
+    @inlinable
     public mutating func double(_ value: Double) {
         beforeValue()
         if value.isFinite {
@@ -178,6 +186,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes `true` or `false`.
+    @inlinable
     public mutating func bool(_ value: Bool) {
         beforeValue()
         if value {
@@ -188,6 +197,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes `null`.
+    @inlinable
     public mutating func null() {
         beforeValue()
         appendNull()
@@ -236,13 +246,13 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    private var isObjectLevel: Bool {
+    @inlinable var isObjectLevel: Bool {
         if depth <= 64 { return objectBits & (1 << UInt64(depth - 1)) != 0 }
         return deepLevels[deepLevels.count - 1] & 2 != 0
     }
 
     @inline(__always)
-    private mutating func push(isObject: Bool) {
+    @inlinable mutating func push(isObject: Bool) {
         depth += 1
         if depth <= 64 {
             let bit: UInt64 = 1 << UInt64(depth - 1)
@@ -254,14 +264,14 @@ public struct JSONWriter: ~Copyable {
     }
 
     @inline(__always)
-    private mutating func pop() {
+    @inlinable mutating func pop() {
         if depth > 64 { deepLevels.removeLast() }
         depth -= 1
     }
 
     /// Before any value: nothing after a key, else a comma if the level is not empty.
     @inline(__always)
-    private mutating func beforeValue() {
+    @inlinable mutating func beforeValue() {
         if afterKey {
             afterKey = false
             return
@@ -272,7 +282,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes a comma if the current level already has an entry, and marks it non-empty.
     @inline(__always)
-    private mutating func markNonEmpty() {
+    @inlinable mutating func markNonEmpty() {
         if depth <= 64 {
             let bit: UInt64 = 1 << UInt64(depth - 1)
             if nonEmptyBits & bit != 0 {
@@ -290,22 +300,22 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    private mutating func appendNull() {
+    @inlinable mutating func appendNull() {
         appendStatic("null")
     }
 
     @inline(__always)
-    private mutating func appendStatic(_ text: StaticString) {
+    @inlinable mutating func appendStatic(_ text: StaticString) {
         appendBytes(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Makes room for `extra` more bytes.
     @inline(__always)
-    private mutating func reserve(_ extra: Int) {
+    @inlinable mutating func reserve(_ extra: Int) {
         if capacity - count < extra { grow(extra) }
     }
 
-    private mutating func grow(_ extra: Int) {
+    @usableFromInline mutating func grow(_ extra: Int) {
         var newCapacity = capacity * 2
         while newCapacity - count < extra { newCapacity *= 2 }
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -316,14 +326,14 @@ public struct JSONWriter: ~Copyable {
     }
 
     @inline(__always)
-    private mutating func appendByte(_ byte: UInt8) {
+    @inlinable mutating func appendByte(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
     }
 
     @inline(__always)
-    private mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) {
+    @inlinable mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
         UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
@@ -335,12 +345,12 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Appends a string's UTF-8 as is (for number text, which never needs escaping).
-    private mutating func appendUTF8(_ text: String) {
+    @usableFromInline mutating func appendUTF8(_ text: String) {
         var text = text
         text.withUTF8 { appendBytes(UnsafeRawBufferPointer($0)) }
     }
 
-    private mutating func appendInteger(_ value: Int64) {
+    @usableFromInline mutating func appendInteger(_ value: Int64) {
         var magnitude = value.magnitude
         var length = value < 0 ? 2 : 1
         var rest = magnitude / 10
@@ -372,7 +382,7 @@ public struct JSONWriter: ~Copyable {
     /// within half a spacing of `value`, and none with fewer significant digits does. The check
     /// `m / 10^k == value` is exact: `m < 1e15` and `10^k` are exact, and the division is
     /// correctly rounded, so it yields the `Double` nearest to the decimal.
-    private mutating func appendShortDecimal(_ value: Double) -> Bool {
+    @usableFromInline mutating func appendShortDecimal(_ value: Double) -> Bool {
         let magnitude = value.magnitude
         if magnitude == 0 {
             if value.sign == .minus { appendStatic("-0.0") } else { appendStatic("0.0") }
@@ -382,9 +392,11 @@ public struct JSONWriter: ~Copyable {
         var scale = 1.0
         var digits = 0
         while true {
-            let scaled = (magnitude * scale).rounded()
-            if scaled / scale == magnitude {
-                appendDecimal(Int64(scaled), fractionDigits: digits, negative: value < 0)
+            // Nearest integer by truncation (no libm call): the product is below 1e15 and, when
+            // a k-digit decimal exists, within 0.125 of it; the check below catches the rest.
+            let units = Int64(magnitude * scale + 0.5)
+            if Double(units) / scale == magnitude {
+                appendDecimal(units, fractionDigits: digits, negative: value < 0)
                 return true
             }
             if digits == 6 { return false }
@@ -417,7 +429,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes `"…"` with the string's UTF-8, escaped as JSON requires.
-    private mutating func appendString(_ string: String) {
+    @usableFromInline mutating func appendString(_ string: String) {
         let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
             appendQuoted(utf8)
         }
