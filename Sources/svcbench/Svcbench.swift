@@ -76,7 +76,9 @@ struct Svcbench: ParsableCommand {
         let outcome = Mutex<Result<Void, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let command = self
-        Task {
+        // .medium: the priority the async main had, so the service's tasks run on the same
+        // (default-QoS) pool threads as before.
+        Task(priority: .medium) {
             let result: Result<Void, any Error>
             do {
                 try await command.benchmark()
