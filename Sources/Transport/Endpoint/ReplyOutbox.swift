@@ -6,13 +6,15 @@ import ZeroMQ
 /// the thread wakes exactly when there is something to send, never spins or polls on a timer,
 /// and a busy thread is not sent (and does not read back) a wake-up per reply.
 ///
-/// The hand-shake: the socket thread calls ``prepareToSleep()`` (which sets the flag, then
-/// looks at the queue under its lock) before it polls, and ``awake()`` after. A push appends under
-/// the lock, then takes the flag. Either the thread's look at the queue comes after the append
-/// (it sees the reply and does not sleep), or it comes before, and then the flag was set before
-/// the push took it, so the push writes the eventfd.
+/// The hand-shake (all sequentially consistent): the socket thread calls ``prepareToSleep()``
+/// (which sets the flag, then reads the count of queued replies) before it polls, and
+/// ``awake()`` after. A push appends, raises the count, then takes the flag. Either the thread's
+/// read of the count comes after the raise (it sees the reply and does not sleep), or it comes
+/// before, and then the flag was set before the push took it, so the push writes the eventfd.
 final class ReplyOutbox: Sendable {
     private let queue = Mutex<[OutboundReply]>([])
+    /// Replies pushed and not yet taken, so the socket thread can look without the lock.
+    private let queued = Atomic<Int>(0)
     /// Set while the socket thread is in (or about to enter) a blocking poll.
     private let sleeping = Atomic<Bool>(false)
     /// Polled by the socket thread.
@@ -25,6 +27,7 @@ final class ReplyOutbox: Sendable {
     /// Queues a reply and wakes the socket thread if it may be asleep.
     func push(_ reply: OutboundReply) {
         queue.withLock { queue in queue.append(reply) }
+        queued.add(1, ordering: .sequentiallyConsistent)
         if sleeping.load(ordering: .sequentiallyConsistent), sleeping.exchange(false, ordering: .sequentiallyConsistent) {
             wake()
         }
@@ -40,7 +43,7 @@ final class ReplyOutbox: Sendable {
     /// are already queued (then it must not block: poll with timeout 0).
     func prepareToSleep() -> Bool {
         sleeping.store(true, ordering: .sequentiallyConsistent)
-        return queue.withLock { $0.isEmpty }
+        return queued.load(ordering: .sequentiallyConsistent) == 0
     }
 
     /// Socket thread, after polling: pushes need not write the eventfd until the next
@@ -53,6 +56,9 @@ final class ReplyOutbox: Sendable {
     /// capacity.
     func takeAll(into replies: inout [OutboundReply]) {
         queue.withLock { queue in swap(&queue, &replies) }
+        if !replies.isEmpty {
+            queued.subtract(replies.count, ordering: .sequentiallyConsistent)
+        }
     }
 
     deinit {
