@@ -9,7 +9,7 @@ struct Envelope: Sendable {
     let hops: [[UInt8]]
 }
 
-/// A request that passed the envelope checks, on its way from the socket thread to the actor.
+/// A request that passed the envelope checks, on its way from the socket thread to the host.
 struct InboundRequest: Sendable {
     /// The routing frames up to and including the empty delimiter, to address the reply.
     let envelope: Envelope
@@ -33,7 +33,7 @@ enum EndpointClock {
     static var now: Duration { origin.duration(to: ContinuousClock.now) }
 }
 
-/// A reply on its way from the actor to the socket thread.
+/// A reply on its way from the host to the socket thread.
 struct OutboundReply: Sendable {
     /// The routing frames of the request.
     let envelope: Envelope

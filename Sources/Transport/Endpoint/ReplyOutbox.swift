@@ -1,7 +1,7 @@
 import Synchronization
 import ZeroMQ
 
-/// Replies waiting for the socket thread. The actor side appends without blocking; it writes the
+/// Replies waiting for the socket thread. The host side appends without blocking; it writes the
 /// eventfd that the socket thread polls only when that thread has said it is about to sleep, so
 /// the thread wakes exactly when there is something to send, never spins or polls on a timer,
 /// and a busy thread is not sent (and does not read back) a wake-up per reply.

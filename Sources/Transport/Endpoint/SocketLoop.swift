@@ -7,7 +7,7 @@ import ZeroMQ
 /// nothing blocks Swift's cooperative pool.
 ///
 /// Per wake-up it sends all queued replies, then takes up to `maxBatch` requests off the socket,
-/// answers envelope errors, overload and draining itself, and hands the rest to the actor in
+/// answers envelope errors, overload and draining itself, and hands the rest to the host in
 /// one batch.
 final class SocketLoop {
     private let socket: ZMQSocket
@@ -135,7 +135,7 @@ final class SocketLoop {
         }
     }
 
-    /// Classifies one received message: returns a request for the actor, or answers it here.
+    /// Classifies one received message: returns a request for the host, or answers it here.
     private func accept(_ info: ZMQMessageInfo) -> InboundRequest? {
         let receivedAt = EndpointClock.now
         let count = frames.count
