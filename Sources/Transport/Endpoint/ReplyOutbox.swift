@@ -28,6 +28,12 @@ final class ReplyOutbox: Sendable {
     func push(_ reply: OutboundReply) {
         queue.withLock { queue in queue.append(reply) }
         queued.add(1, ordering: .sequentiallyConsistent)
+        wakeIfSleeping()
+    }
+
+    /// After making work visible to the socket thread (raising a count it reads in its
+    /// hand-shake): writes the eventfd if the thread is, or is about to be, asleep.
+    func wakeIfSleeping() {
         if sleeping.load(ordering: .sequentiallyConsistent), sleeping.exchange(false, ordering: .sequentiallyConsistent) {
             wake()
         }

@@ -6,13 +6,15 @@ import ZeroMQ
 /// life (created, bound, used and closed on this thread only) and does every blocking call, so
 /// nothing blocks Swift's cooperative pool.
 ///
-/// Per wake-up it sends all queued replies, then takes up to `maxBatch` requests off the socket,
-/// answers envelope errors, overload and draining itself, and hands the rest to the host in
-/// one batch.
+/// Per wake-up it runs the endpoint's queued Swift jobs for a moment (the host's serve task and
+/// the use cases run here, see `SocketThreadExecutor`), sends all queued replies, then takes up
+/// to `maxBatch` requests off the socket, answers envelope errors, overload and draining itself,
+/// and hands the rest to the host in one batch.
 final class SocketLoop {
     private let socket: ZMQSocket
     private let poller = ZMQPoller()
     private let outbox: ReplyOutbox
+    private let executor: SocketThreadExecutor
     private let control: EndpointControl
     private let availability: ServiceAvailability
     private let counters: EndpointCounters
@@ -26,10 +28,11 @@ final class SocketLoop {
     private var inFlight = 0
     private var frames: [[UInt8]] = []
     private var replies: [OutboundReply] = []
+    private var jobs: [UnownedJob] = []
 
     init(
         context: ZMQContext, address: String, configuration: EndpointConfiguration, outbox: ReplyOutbox,
-        control: EndpointControl, availability: ServiceAvailability, counters: EndpointCounters,
+        executor: SocketThreadExecutor, control: EndpointControl, availability: ServiceAvailability, counters: EndpointCounters,
         deliver: AsyncStream<[InboundRequest]>.Continuation, logger: Logger
     ) throws(ZMQError) {
         let socket = try context.makeSocket(.router)
@@ -48,6 +51,7 @@ final class SocketLoop {
         }
         self.socket = socket
         self.outbox = outbox
+        self.executor = executor
         self.control = control
         self.availability = availability
         self.counters = counters
@@ -63,12 +67,15 @@ final class SocketLoop {
     func run() {
         defer {
             socket.close()
+            // Before finishing the stream: the serve task's last steps then run elsewhere.
+            executor.close()
             deliver.finish()
         }
         while true {
-            // Block only when no reply is queued; pushes write the eventfd only while this
-            // thread is announced as sleeping (see ReplyOutbox).
-            let timeout = outbox.prepareToSleep() ? -1 : 0
+            // Block only when no reply and no job is queued; pushes and enqueues write the
+            // eventfd only while this thread is announced as sleeping (see ReplyOutbox).
+            let idle = outbox.prepareToSleep() && executor.isIdle
+            let timeout = idle ? -1 : 0
             do {
                 _ = try poller.poll(timeoutMilliseconds: timeout)
             } catch ZMQError.interrupted {
@@ -83,6 +90,7 @@ final class SocketLoop {
             if poller.returnedEvents(at: 1).canReceive {
                 _ = try? outbox.wakeup.drain()
             }
+            executor.runPending(using: &jobs)
             flushReplies()
             switch control.state {
             case .running: break

@@ -20,6 +20,7 @@ public final class UseCaseEndpoint: Service, Sendable {
     private let availability: ServiceAvailability
     private let logger: Logger
     private let outbox: ReplyOutbox
+    private let executor: SocketThreadExecutor
     private let control = EndpointControl()
     private let host: EndpointHost
     private let requests: AsyncStream<[InboundRequest]>
@@ -37,6 +38,7 @@ public final class UseCaseEndpoint: Service, Sendable {
         self.availability = availability
         self.logger = logger
         self.outbox = try ReplyOutbox()
+        self.executor = SocketThreadExecutor(outbox: outbox)
         self.host = EndpointHost(route: route, outbox: outbox, logger: logger)
         // Unbounded here is bounded in effect: the socket thread admits at most maxInFlight
         // requests that have not been answered yet.
@@ -55,9 +57,10 @@ public final class UseCaseEndpoint: Service, Sendable {
                 do {
                     loop = try SocketLoop(
                         context: context, address: address, configuration: configuration, outbox: outbox,
-                        control: control, availability: availability, counters: counters, deliver: deliver, logger: logger
+                        executor: executor, control: control, availability: availability, counters: counters, deliver: deliver, logger: logger
                     )
                 } catch {
+                    executor.close()
                     deliver.finish()
                     bound.resume(throwing: error)
                     return
@@ -74,7 +77,10 @@ public final class UseCaseEndpoint: Service, Sendable {
     public func run() async {
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await host.serve(requests)
+                // On the socket thread, between its polls: see SocketThreadExecutor.
+                await withTaskExecutorPreference(executor) {
+                    await host.serve(requests)
+                }
             } onGracefulShutdown: { [availability, control, outbox] in
                 // The group shuts services down one after another; refusing new requests on
                 // every endpoint at the first signal keeps the others from taking new writes.
