@@ -21,20 +21,20 @@
 /// call, no per-byte `Array` bookkeeping), so it is noncopyable: pass it `inout` to
 /// helpers, read the result with ``finish()``, ``bytes`` or ``withBytes(_:)``.
 public struct JSONWriter: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
 
     /// Open containers, innermost last.
-    private var depth = 0
+    @usableFromInline var depth = 0
     /// Bit `d - 1` is set when level `d` (1...64) already holds a member or element.
-    private var nonEmptyBits: UInt64 = 0
+    @usableFromInline var nonEmptyBits: UInt64 = 0
     /// Bit `d - 1` is set when level `d` (1...64) is an object.
-    private var objectBits: UInt64 = 0
+    @usableFromInline var objectBits: UInt64 = 0
     /// The same two flags (bit 0 non-empty, bit 1 object) for levels deeper than 64.
-    private var deepLevels: [UInt8] = []
+    @usableFromInline var deepLevels: [UInt8] = []
     /// A key was just written, so the next value belongs to it (no comma).
-    private var afterKey = false
+    @usableFromInline var afterKey = false
 
     /// Creates a writer whose buffer has room for `capacity` bytes before growing.
     public init(capacity: Int = 256) {
@@ -68,7 +68,19 @@ public struct JSONWriter: ~Copyable {
         return bytes
     }
 
+    /// Forgets everything written, keeping the buffer, so one writer can encode value after
+    /// value without allocating a buffer for each.
+    public mutating func reset() {
+        count = 0
+        depth = 0
+        nonEmptyBits = 0
+        objectBits = 0
+        deepLevels.removeAll(keepingCapacity: true)
+        afterKey = false
+    }
+
     /// Starts an object (as an array element, a member value after ``key(_:)``, or the top level).
+    @inlinable
     public mutating func beginObject() {
         beforeValue()
         appendByte(UInt8(ascii: "{"))
@@ -76,6 +88,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Ends the innermost object.
+    @inlinable
     public mutating func endObject() {
         assert(depth > 0 && isObjectLevel && !afterKey, "JSONWriter.endObject() without a matching beginObject() or after a key")
         pop()
@@ -83,6 +96,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Starts an array (as an array element, a member value after ``key(_:)``, or the top level).
+    @inlinable
     public mutating func beginArray() {
         beforeValue()
         appendByte(UInt8(ascii: "["))
@@ -90,6 +104,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Ends the innermost array.
+    @inlinable
     public mutating func endArray() {
         assert(depth > 0 && !isObjectLevel, "JSONWriter.endArray() without a matching beginArray()")
         pop()
@@ -106,7 +121,28 @@ public struct JSONWriter: ~Copyable {
         afterKey = true
     }
 
+    /// Writes a member key given as a literal that needs no escaping (no `"`, `\` or control
+    /// characters), copied as is: the fast path for the fixed keys of known shapes. Same output
+    /// as ``key(_:)``.
+    @inlinable @inline(__always)
+    public mutating func key(literal key: StaticString) {
+        assert(depth > 0 && isObjectLevel && !afterKey, "JSONWriter.key(literal:) outside an object or twice in a row")
+        assert(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).allSatisfy {
+            $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+        }, "JSONWriter.key(literal:) with a key that needs escaping")
+        markNonEmpty()
+        let length = key.utf8CodeUnitCount
+        reserve(length + 3)
+        base[count] = UInt8(ascii: "\"")
+        UnsafeMutableRawPointer(base + count + 1).copyMemory(from: key.utf8Start, byteCount: length)
+        base[count + length + 1] = UInt8(ascii: "\"")
+        base[count + length + 2] = UInt8(ascii: ":")
+        count += length + 3
+        afterKey = true
+    }
+
     /// Writes a string value, escaped.
+    @inlinable
     public mutating func string(_ value: String) {
         beforeValue()
         appendString(value)
@@ -119,6 +155,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes an integer value.
+    @inlinable
     public mutating func int(_ value: Int) {
         beforeValue()
         appendInteger(Int64(value))
@@ -126,10 +163,13 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes a `Double` in the shortest form that reads back as the same value
     /// (Swift's `description`); infinity and NaN, which JSON cannot represent, as `null`.
+    @inlinable
     public mutating func double(_ value: Double) {
         beforeValue()
         if value.isFinite {
-            appendUTF8(value.description)
+            if !appendShortDecimal(value) {
+                appendUTF8(value.description)
+            }
         } else {
             appendNull()
         }
@@ -146,6 +186,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes `true` or `false`.
+    @inlinable
     public mutating func bool(_ value: Bool) {
         beforeValue()
         if value {
@@ -156,6 +197,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes `null`.
+    @inlinable
     public mutating func null() {
         beforeValue()
         appendNull()
@@ -204,13 +246,13 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    private var isObjectLevel: Bool {
+    @inlinable var isObjectLevel: Bool {
         if depth <= 64 { return objectBits & (1 << UInt64(depth - 1)) != 0 }
         return deepLevels[deepLevels.count - 1] & 2 != 0
     }
 
     @inline(__always)
-    private mutating func push(isObject: Bool) {
+    @inlinable mutating func push(isObject: Bool) {
         depth += 1
         if depth <= 64 {
             let bit: UInt64 = 1 << UInt64(depth - 1)
@@ -222,14 +264,14 @@ public struct JSONWriter: ~Copyable {
     }
 
     @inline(__always)
-    private mutating func pop() {
+    @inlinable mutating func pop() {
         if depth > 64 { deepLevels.removeLast() }
         depth -= 1
     }
 
     /// Before any value: nothing after a key, else a comma if the level is not empty.
     @inline(__always)
-    private mutating func beforeValue() {
+    @inlinable mutating func beforeValue() {
         if afterKey {
             afterKey = false
             return
@@ -240,7 +282,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes a comma if the current level already has an entry, and marks it non-empty.
     @inline(__always)
-    private mutating func markNonEmpty() {
+    @inlinable mutating func markNonEmpty() {
         if depth <= 64 {
             let bit: UInt64 = 1 << UInt64(depth - 1)
             if nonEmptyBits & bit != 0 {
@@ -258,22 +300,22 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    private mutating func appendNull() {
+    @inlinable mutating func appendNull() {
         appendStatic("null")
     }
 
     @inline(__always)
-    private mutating func appendStatic(_ text: StaticString) {
+    @inlinable mutating func appendStatic(_ text: StaticString) {
         appendBytes(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Makes room for `extra` more bytes.
     @inline(__always)
-    private mutating func reserve(_ extra: Int) {
+    @inlinable mutating func reserve(_ extra: Int) {
         if capacity - count < extra { grow(extra) }
     }
 
-    private mutating func grow(_ extra: Int) {
+    @usableFromInline mutating func grow(_ extra: Int) {
         var newCapacity = capacity * 2
         while newCapacity - count < extra { newCapacity *= 2 }
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -284,14 +326,14 @@ public struct JSONWriter: ~Copyable {
     }
 
     @inline(__always)
-    private mutating func appendByte(_ byte: UInt8) {
+    @inlinable mutating func appendByte(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
     }
 
     @inline(__always)
-    private mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) {
+    @inlinable mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
         UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
@@ -303,12 +345,12 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Appends a string's UTF-8 as is (for number text, which never needs escaping).
-    private mutating func appendUTF8(_ text: String) {
+    @usableFromInline mutating func appendUTF8(_ text: String) {
         var text = text
         text.withUTF8 { appendBytes(UnsafeRawBufferPointer($0)) }
     }
 
-    private mutating func appendInteger(_ value: Int64) {
+    @usableFromInline mutating func appendInteger(_ value: Int64) {
         var magnitude = value.magnitude
         var length = value < 0 ? 2 : 1
         var rest = magnitude / 10
@@ -329,8 +371,65 @@ public struct JSONWriter: ~Copyable {
         count += length
     }
 
+    /// Appends a finite `value` exactly as `value.description` prints it, without creating a
+    /// `String`, when it is zero or has a magnitude in 0.001 ..< 1e9 and at most 6 fractional
+    /// digits (coordinates, ratings, prices); returns `false` (writing nothing) otherwise.
+    ///
+    /// `description` prints the shortest decimal that reads back as the same `Double`, in
+    /// positional form in this range. With `k` the fewest fractional digits for which some
+    /// decimal `m / 10^k` reads back as `value`, that decimal is the one: below 1e9 the spacing
+    /// of `Double`s is under 1.2e-7, so at most one decimal with `k ≤ 6` fractional digits lies
+    /// within half a spacing of `value`, and none with fewer significant digits does. The check
+    /// `m / 10^k == value` is exact: `m < 1e15` and `10^k` are exact, and the division is
+    /// correctly rounded, so it yields the `Double` nearest to the decimal.
+    @usableFromInline mutating func appendShortDecimal(_ value: Double) -> Bool {
+        let magnitude = value.magnitude
+        if magnitude == 0 {
+            if value.sign == .minus { appendStatic("-0.0") } else { appendStatic("0.0") }
+            return true
+        }
+        guard magnitude >= 0.001, magnitude < 1e9 else { return false }
+        var scale = 1.0
+        var digits = 0
+        while true {
+            // Nearest integer by truncation (no libm call): the product is below 1e15 and, when
+            // a k-digit decimal exists, within 0.125 of it; the check below catches the rest.
+            let units = Int64(magnitude * scale + 0.5)
+            if Double(units) / scale == magnitude {
+                appendDecimal(units, fractionDigits: digits, negative: value < 0)
+                return true
+            }
+            if digits == 6 { return false }
+            digits += 1
+            scale *= 10
+        }
+    }
+
+    /// Appends `[-]integer.fraction` for `units / 10^fractionDigits` (`.0` when there are none).
+    private mutating func appendDecimal(_ units: Int64, fractionDigits: Int, negative: Bool) {
+        var divisor: Int64 = 1
+        for _ in 0..<fractionDigits { divisor *= 10 }
+        let (integer, fraction) = units.quotientAndRemainder(dividingBy: divisor)
+        if negative { appendByte(UInt8(ascii: "-")) }
+        appendInteger(integer)
+        appendByte(UInt8(ascii: "."))
+        if fractionDigits == 0 {
+            appendByte(UInt8(ascii: "0"))
+            return
+        }
+        reserve(fractionDigits)
+        var rest = fraction
+        var i = count + fractionDigits
+        while i > count {
+            i -= 1
+            base[i] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+            rest /= 10
+        }
+        count += fractionDigits
+    }
+
     /// Writes `"…"` with the string's UTF-8, escaped as JSON requires.
-    private mutating func appendString(_ string: String) {
+    @usableFromInline mutating func appendString(_ string: String) {
         let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
             appendQuoted(utf8)
         }

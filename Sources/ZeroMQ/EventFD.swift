@@ -54,22 +54,23 @@ public final class EventFD: Sendable {
         if let failure { throw failure }
     }
 
-    /// Resets the counter to 0 (reads until `EAGAIN`) so the descriptor stops being readable.
+    /// Resets the counter to 0 so the descriptor stops being readable. Without
+    /// `EFD_SEMAPHORE` one `read` returns the whole counter and zeroes it, so this is a single
+    /// system call (two when a signal interrupts it).
     /// - Returns: the sum of the signals consumed (`0` if it was not signalled).
     /// - Throws: ``ZMQError/badFileDescriptor`` after ``close()``.
     @discardableResult
     public func drain() throws(ZMQError) -> UInt64 {
         let result: Result<UInt64, ZMQError> = descriptor.withLock { fd in
             guard fd >= 0 else { return .failure(.badFileDescriptor) }
-            var total: UInt64 = 0
             while true {
                 var value: UInt64 = 0
                 do throws(ZMQError) {
                     try check(read(fd, &value, MemoryLayout<UInt64>.size))
-                    total &+= value
+                    return .success(value)
                 } catch {
                     if error == .interrupted { continue }
-                    if error == .again { return .success(total) }
+                    if error == .again { return .success(0) }
                     return .failure(error)
                 }
             }

@@ -25,13 +25,15 @@ struct LoadClient: Sendable {
         Array(#"{"v":1,"id":"\#(slot)","params":{"restaurantId":"\#(restaurantId)"}}"#.utf8)
     }
 
-    /// Runs warm-up plus one measurement window against `endpoint` on a new thread.
-    func run(_ target: BenchTarget, endpoint: String, inFlight: Int, round: Int) async throws -> RunResult {
+    /// Runs warm-up plus one measurement window against `endpoint` on a new thread; with
+    /// `requests`, instead sends exactly that many requests (no warm-up, every reply counts)
+    /// and the window is the time they took.
+    func run(_ target: BenchTarget, endpoint: String, inFlight: Int, round: Int, requests: Int? = nil) async throws -> RunResult {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<RunResult, any Error>) in
             let thread = Thread { [self] in
                 // Named from inside: on Linux that is what sets the kernel thread name (perf, top -H).
                 Thread.current.name = "svcbench-client"
-                done.resume(with: Result { try drive(target, endpoint: endpoint, inFlight: inFlight, round: round) })
+                done.resume(with: Result { try drive(target, endpoint: endpoint, inFlight: inFlight, round: round, requests: requests) })
             }
             thread.start()
         }
@@ -65,7 +67,7 @@ struct LoadClient: Sendable {
     private static let idPrefix = Array(#"{"v":1,"id":""#.utf8)
     private static let okAfterId = Array(#","ok":true"#.utf8)
 
-    private func drive(_ target: BenchTarget, endpoint: String, inFlight: Int, round: Int) throws -> RunResult {
+    private func drive(_ target: BenchTarget, endpoint: String, inFlight: Int, round: Int, requests: Int?) throws -> RunResult {
         let socket = try context.makeSocket(.dealer)
         defer { socket.close() }
         try socket.setLinger(0)
@@ -84,15 +86,18 @@ struct LoadClient: Sendable {
         var checkedFirst = false
 
         let start = MonotonicClock.nanoseconds()
-        let windowStart = start + warmupNanoseconds
-        let windowEnd = windowStart + windowNanoseconds
+        // A counted run measures from the first request to the last reply.
+        let windowStart = requests == nil ? start + warmupNanoseconds : start
+        let windowEnd = requests == nil ? windowStart + windowNanoseconds : .max
+        let initial = min(inFlight, requests ?? inFlight)
+        var unsent = requests.map { $0 - initial } ?? .max
 
-        for slot in 0..<inFlight {
+        for slot in 0..<initial {
             sentAt[slot] = MonotonicClock.nanoseconds()
             try socket.send(empty, more: true)
             try socket.send(bodies[slot])
         }
-        var outstanding = inFlight
+        var outstanding = initial
         while outstanding > 0 {
             guard try Self.receiveReply(on: socket, into: &frames) else {
                 throw BenchError("\(target) at \(endpoint): no reply within \(replyTimeoutMilliseconds) ms (\(outstanding) requests outstanding)")
@@ -116,14 +121,16 @@ struct LoadClient: Sendable {
             if now >= windowStart && now < windowEnd {
                 latencies.append(now - sentAt[slot])
             }
-            if now < windowEnd {
+            if now < windowEnd && unsent > 0 {
+                unsent -= 1
                 sentAt[slot] = MonotonicClock.nanoseconds()
                 try socket.send(empty, more: true)
                 try socket.send(bodies[slot])
                 outstanding += 1
             }
         }
-        return RunResult(target: target, inFlight: inFlight, round: round, latencies: &latencies, errors: errors, windowNanoseconds: windowNanoseconds)
+        let window = requests == nil ? windowNanoseconds : max(MonotonicClock.nanoseconds() - start, 1)
+        return RunResult(target: target, inFlight: inFlight, round: round, latencies: &latencies, errors: errors, windowNanoseconds: window)
     }
 
     /// Blocking receive of the next reply, retried when a signal interrupts it; `false` when the

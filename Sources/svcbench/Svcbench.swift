@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceApp
+import Synchronization
 import ZeroMQ
 
 /// `svcbench`: GetRestaurant on svcd against a raw libzmq ROUTER echo, both in this process, with
 /// the same DEALER client and payload, in alternating runs. Prints round trips/s and latency
 /// p50/p99 per in-flight setting, the service ÷ echo ratios and the goal check.
 @main
-struct Svcbench: AsyncParsableCommand {
+struct Svcbench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "svcbench",
         abstract: "Benchmark svcd's GetRestaurant against a raw libzmq ROUTER echo (alternating runs, one process).",
@@ -34,6 +35,12 @@ struct Svcbench: AsyncParsableCommand {
     @Option(name: .long, help: "The restaurantId parameter sent to GetRestaurant (and echoed).")
     var restaurantId: String = "r-000042"
 
+    @Option(name: .long, help: "Instead of timed runs: send exactly this many requests to the service only, once per in-flight setting, without warm-up (a fixed amount of work, e.g. to count instructions under valgrind).")
+    var requests: Int?
+
+    @Option(name: .long, help: "Instead of any run: encode and decode this many GetRestaurant requests and replies on the main thread, without sockets or concurrency (for counting instructions under valgrind).")
+    var wireIterations: Int?
+
     @Flag(name: .long, help: "Print a JSON summary to stdout (the table then goes to stderr).")
     var json = false
 
@@ -49,13 +56,45 @@ struct Svcbench: AsyncParsableCommand {
         }
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be above 0 and at most 3600") }
         guard warmup >= 0, warmup <= 3600 else { throw ValidationError("--warmup must be between 0 and 3600") }
+        if let requests, requests < 1 { throw ValidationError("--requests must be at least 1") }
+        if let wireIterations, wireIterations < 1 { throw ValidationError("--wire-iterations must be at least 1") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         guard !restaurantId.isEmpty, restaurantId.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
             throw ValidationError("--restaurant-id must be printable ASCII without quotes or backslashes")
         }
     }
 
-    func run() async throws {
+    /// Synchronous, so that `--wire-iterations` never starts Swift concurrency (valgrind cannot
+    /// run it); the benchmark itself runs in a task while the main thread (not a pool thread)
+    /// waits for it.
+    func run() throws {
+        if let wireIterations {
+            let bytes = try WirePathBench.run(iterations: wireIterations, restaurantId: restaurantId)
+            print("wire path: \(wireIterations) requests decoded and replies encoded, \(bytes) reply bytes")
+            return
+        }
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let command = self
+        // .medium: the priority the async main had, so the service's tasks run on the same
+        // (default-QoS) pool threads as before.
+        Task(priority: .medium) {
+            let result: Result<Void, any Error>
+            do {
+                try await command.benchmark()
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        try outcome.withLock { $0 }?.get()
+    }
+
+    /// The benchmark: starts the service, runs the echo and service rounds, prints the report.
+    func benchmark() async throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning
@@ -79,22 +118,27 @@ struct Svcbench: AsyncParsableCommand {
             guard let serviceEndpoint = service.useCaseAddresses[.getRestaurant] else {
                 throw BenchError("the service has no GetRestaurant endpoint")
             }
-            let echoServer = try await EchoServer.start()
-            echo = echoServer
             let context = try ZMQContext(ioThreads: 1)
             clientContext = context
-            let client = LoadClient(
-                context: context,
-                warmupNanoseconds: UInt64(warmup * 1e9),
-                windowNanoseconds: UInt64(seconds * 1e9),
-                restaurantId: restaurantId
-            )
-            let report = try await measure(client: client, echoEndpoint: echoServer.endpoint, serviceEndpoint: serviceEndpoint)
-            if json {
-                FileHandle.standardError.write(Data(report.text.utf8))
-                FileHandle.standardOutput.write(Data(report.json))
+            if let requests {
+                let client = LoadClient(context: context, warmupNanoseconds: 0, windowNanoseconds: 0, restaurantId: restaurantId)
+                try await countedRuns(client: client, requests: requests, serviceEndpoint: serviceEndpoint)
             } else {
-                print(report.text, terminator: "")
+                let echoServer = try await EchoServer.start()
+                echo = echoServer
+                let client = LoadClient(
+                    context: context,
+                    warmupNanoseconds: UInt64(warmup * 1e9),
+                    windowNanoseconds: UInt64(seconds * 1e9),
+                    restaurantId: restaurantId
+                )
+                let report = try await measure(client: client, echoEndpoint: echoServer.endpoint, serviceEndpoint: serviceEndpoint)
+                if json {
+                    FileHandle.standardError.write(Data(report.text.utf8))
+                    FileHandle.standardOutput.write(Data(report.json))
+                } else {
+                    print(report.text, terminator: "")
+                }
             }
         } catch {
             failure = error
@@ -113,6 +157,32 @@ struct Svcbench: AsyncParsableCommand {
         if let failure {
             FileHandle.standardError.write(Data("svcbench: \(failure)\n".utf8))
             throw ExitCode.failure
+        }
+    }
+
+    /// `--requests`: one run of exactly `requests` requests against the service per in-flight
+    /// setting, printed as one line each.
+    private func countedRuns(client: LoadClient, requests: Int, serviceEndpoint: String) async throws {
+        for inFlight in inFlightSettings {
+            let before = ThreadCPU.snapshot()
+            let result = try await client.run(.service, endpoint: serviceEndpoint, inFlight: inFlight, round: 1, requests: requests)
+            let after = ThreadCPU.snapshot()
+            let spent = after.since(before)
+            let total = after.processSince(before)
+            let live = spent.reduce(0) { $0 + $1.nanoseconds }
+            let perRequest = { (nanoseconds: UInt64) in String(format: "%.2f", Double(nanoseconds) / 1000 / Double(requests)) }
+            print("service, \(inFlight) in flight: \(result.roundTrips) requests in \(String(format: "%.3f", Double(result.windowNanoseconds) / 1e9)) s, errors \(result.errors)")
+            let voluntary = Double(after.contextSwitches.voluntary - before.contextSwitches.voluntary) / Double(requests)
+            let involuntary = Double(after.contextSwitches.involuntary - before.contextSwitches.involuntary) / Double(requests)
+            print("  process CPU µs per request: \(perRequest(total)) (getrusage); by thread name (schedstat):")
+            print("    context switches per request: \(String(format: "%.2f", voluntary)) voluntary, \(String(format: "%.2f", involuntary)) involuntary")
+            for thread in spent where thread.nanoseconds > 0 {
+                print("    \(thread.name): \(perRequest(thread.nanoseconds))")
+            }
+            let client = total - min(live, total)
+            let clientIO = spent.first { $0.name == "ZMQbg/IO/0 #2" }?.nanoseconds ?? 0
+            print("    ended threads (the client): \(perRequest(client))")
+            print("  service CPU µs per request (all but the client thread and its I/O thread): \(perRequest(total - min(total, client + clientIO)))")
         }
     }
 

@@ -245,4 +245,62 @@ struct WriterTests {
         #expect(value["result"]?["restaurant"]?["latitude"]?.doubleValue == 41.9028)
         #expect(value["result"]?["restaurant"]?["openingHours"]?[1]?.stringValue == "Sa 12:00-23:00")
     }
+
+    @Test("doubles: the allocation-free short-decimal path prints exactly what description prints")
+    func shortDecimalsMatchDescription() {
+        var values: [Double] = [
+            0, -0.0, 0.001, -0.001, 0.0009999999999999998, 0.1, 0.2, 0.30000000000000004, 0.5, 1, 9.999999,
+            10, 99.99999999999999, 100, 123456.789, 999_999_999, 999_999_999.999999, 1e9, 1e9 - 0.5,
+            48.8566, 2.3522, -122.4194, 37.7749, 4.333333333333333, 4.25, 0.000999, 1.0000001, .leastNonzeroMagnitude,
+            Double(Float(0.1)), 0.1 + 0.7, 1.005, 2.675, 0.015625, 1.1e-3, 8.5e8,
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for digits in 0...8 {
+            var scale = 1.0
+            for _ in 0..<digits { scale *= 10 }
+            for _ in 0..<4000 {
+                let units = Double(Int64.random(in: -2_000_000_000_000...2_000_000_000_000, using: &generator))
+                values.append(units / scale)
+                values.append(Double(Int.random(in: -1000...1000, using: &generator)) / scale)
+            }
+        }
+        for _ in 0..<20000 {
+            values.append(Double.random(in: -1e10...1e10, using: &generator))
+            values.append(Double.random(in: -1...1, using: &generator))
+            values.append(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator)))
+        }
+        var mismatches: [String] = []
+        for value in values where value.isFinite {
+            let text = written { $0.double(value) }
+            if text != value.description { mismatches.append("\(value.description) written as \(text)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
+    @Test("literal keys are written like escaped ones")
+    func literalKeys() {
+        let literal = written { w in
+            w.beginObject(); w.key(literal: "a"); w.int(1); w.key(literal: "restaurantId"); w.beginObject()
+            w.key(literal: ""); w.null(); w.endObject(); w.endObject()
+        }
+        let plain = written { w in
+            w.beginObject(); w.key("a"); w.int(1); w.key("restaurantId"); w.beginObject()
+            w.key(""); w.null(); w.endObject(); w.endObject()
+        }
+        #expect(literal == plain)
+        #expect(literal == #"{"a":1,"restaurantId":{"":null}}"#)
+    }
+
+    @Test("reset forgets what was written and the writer can be used again")
+    func resetReuse() {
+        var w = JSONWriter(capacity: 4)
+        w.beginArray(); w.beginObject(); w.key("k")
+        w.reset()
+        w.beginObject(); w.key(literal: "x"); w.string(String(repeating: "y", count: 100)); w.endObject()
+        let first = w.bytes
+        w.reset()
+        w.beginArray(); w.int(1); w.int(2); w.endArray()
+        #expect(String(decoding: first, as: UTF8.self) == #"{"x":""# + String(repeating: "y", count: 100) + #""}"#)
+        #expect(String(decoding: w.finish(), as: UTF8.self) == "[1,2]")
+    }
 }

@@ -4,7 +4,7 @@ public struct EndpointConfiguration: Sendable, Hashable {
     public var maxInFlight: Int = 1024
     /// Largest accepted message (`ZMQ_MAXMSGSIZE` and the multipart total), in bytes.
     public var maxMessageSize: Int = 1 << 20
-    /// Most requests taken off the socket and handed to the endpoint's actor in one hop.
+    /// Most requests taken off the socket and handed to the endpoint's host in one hop.
     public var maxBatch: Int = 64
     /// ZMTP heartbeat interval, so dead peers are noticed.
     public var heartbeatIntervalMilliseconds: Int32 = 2000

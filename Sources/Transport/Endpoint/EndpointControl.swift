@@ -8,7 +8,7 @@ final class EndpointControl: Sendable {
         case running
         /// Refuse new requests with `unavailable`, answer those in flight, then close.
         case stopping
-        /// Close now; requests in flight are abandoned (used when the actor side is gone).
+        /// Close now; requests in flight are abandoned (used when the serving side is gone).
         case aborting
     }
 

@@ -1,8 +1,16 @@
 import Logging
+import WireJSON
 
-/// The actor that hosts one use case: it receives batches of requests from the socket thread in
-/// one hop, runs the use case for each and queues the encoded replies.
-actor EndpointHost {
+/// Hosts one use case: it receives batches of requests from the socket thread in one hop, runs
+/// the use case for each and queues the encoded replies.
+///
+/// Not an actor: it has no mutable state to protect (the route, the outbox and the logger are
+/// immutable and `Sendable`), and the use cases are nonisolated async functions that run on the
+/// global concurrent executor whoever calls them. Hosting the loop on an actor cost two executor
+/// switches per request (off the actor into the use case, back onto it for the reply) and
+/// protected nothing; requests are still handled one after another, in arrival order, by the one
+/// `serve` loop.
+final class EndpointHost: Sendable {
     private let route: UseCaseRoute
     private let outbox: ReplyOutbox
     private let logger: Logger
@@ -14,16 +22,18 @@ actor EndpointHost {
     }
 
     /// Handles batches until the socket thread ends the stream, and returns once every request
-    /// taken is answered. Iterating inside the actor resumes each batch directly on the actor's
-    /// executor: no hop on and off per batch.
+    /// taken is answered.
     ///
+    /// Reads are answered one after another, in arrival order, encoded in one reused buffer.
     /// Writes wait for a durable commit, so each runs as its own child task: concurrent writes
     /// then share group commits instead of queueing behind each other's fsync. The in-flight
     /// bound of the socket thread bounds the number of tasks.
     func serve(_ requests: AsyncStream<[InboundRequest]>) async {
         guard route.name.writes else {
+            // Encodes every reply of this endpoint, one after another, in the same buffer.
+            var writer = JSONWriter(capacity: 1024)
             for await batch in requests {
-                await process(batch)
+                await process(batch, writer: &writer)
             }
             return
         }
@@ -36,33 +46,35 @@ actor EndpointHost {
         }
     }
 
-    private nonisolated func answer(_ request: InboundRequest) async {
-        let body = await reply(to: request)
+    /// Answers one write on its own (each write task has its own buffer).
+    private func answer(_ request: InboundRequest) async {
+        var writer = JSONWriter(capacity: 512)
+        let body = await reply(to: request, writer: &writer)
         outbox.push(OutboundReply(envelope: request.envelope, body: body))
     }
 
     /// Handles a batch in arrival order.
-    func process(_ batch: [InboundRequest]) async {
+    func process(_ batch: [InboundRequest], writer: inout JSONWriter) async {
         for request in batch {
-            let body = await reply(to: request)
+            let body = await reply(to: request, writer: &writer)
             outbox.push(OutboundReply(envelope: request.envelope, body: body))
         }
     }
 
-    private nonisolated func reply(to inbound: InboundRequest) async -> [UInt8] {
+    private func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> [UInt8] {
         let request = inbound.request
-        if let deadline = inbound.deadline, ContinuousClock.now > deadline {
-            return WireReply.failure(id: request.id, error: WireError(.deadlineExceeded, "the deadline of \(request.deadlineMilliseconds ?? 0) ms passed before the request started; it had no effect"))
+        if let deadline = inbound.deadline, EndpointClock.now > deadline {
+            return WireReply.failure(id: request.id, error: WireError(.deadlineExceeded, "the deadline of \(request.deadlineMilliseconds ?? 0) ms passed before the request started; it had no effect"), using: &writer)
         }
         do {
             let result = try await route.handle(request.params)
-            return WireReply.success(id: request.id, result: result)
+            return WireReply.success(id: request.id, result: result, using: &writer)
         } catch {
             let wire = WireError(mapping: error)
             if wire.isInternal {
                 logger.error("use case failed", metadata: ["useCase": "\(route.name.rawValue)", "error": "\(error)"])
             }
-            return WireReply.failure(id: request.id, error: wire)
+            return WireReply.failure(id: request.id, error: wire, using: &writer)
         }
     }
 }

@@ -1,19 +1,42 @@
-/// A request that passed the envelope checks, on its way from the socket thread to the actor.
-struct InboundRequest: Sendable {
-    /// The routing frames up to and including the empty delimiter, to address the reply.
-    let envelope: [[UInt8]]
-    /// The decoded body.
-    let request: WireRequest
-    /// When the socket thread received it.
-    let receivedAt: ContinuousClock.Instant
-    /// After this instant the request may no longer start.
-    let deadline: ContinuousClock.Instant?
+/// The routing frames of a message up to and including the empty delimiter, to address the
+/// reply: the routing id the ROUTER prepended, any further routing frames, then the delimiter
+/// (implied, not stored). Kept without an array of frames so that the common envelope (a DEALER
+/// or REQ peer: routing id + delimiter) costs no allocation beyond the routing id's bytes.
+struct Envelope: Sendable {
+    /// The first frame: the peer's routing id.
+    let routingId: [UInt8]
+    /// Routing frames between the routing id and the delimiter (none for direct peers).
+    let hops: [[UInt8]]
 }
 
-/// A reply on its way from the actor to the socket thread.
+/// A request that passed the envelope checks, on its way from the socket thread to the host.
+struct InboundRequest: Sendable {
+    /// The routing frames up to and including the empty delimiter, to address the reply.
+    let envelope: Envelope
+    /// The decoded body.
+    let request: WireRequest
+    /// When the socket thread received it (``EndpointClock``).
+    let receivedAt: Duration
+    /// After this instant (``EndpointClock``) the request may no longer start.
+    let deadline: Duration?
+}
+
+/// `ContinuousClock` instants as durations since one fixed instant. `ContinuousClock.Instant`
+/// is a resilient standard-library type: holding one made `InboundRequest` a type of unknown
+/// layout, so every copy and destroy of a request went through runtime value witnesses.
+/// `Duration` is frozen.
+enum EndpointClock {
+    /// The fixed instant.
+    private static let origin = ContinuousClock.now
+
+    /// `ContinuousClock.now`, as the duration since ``origin``.
+    static var now: Duration { origin.duration(to: ContinuousClock.now) }
+}
+
+/// A reply on its way from the host to the socket thread.
 struct OutboundReply: Sendable {
     /// The routing frames of the request.
-    let envelope: [[UInt8]]
+    let envelope: Envelope
     /// The encoded reply body.
     let body: [UInt8]
 }

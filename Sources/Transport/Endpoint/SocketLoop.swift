@@ -6,13 +6,15 @@ import ZeroMQ
 /// life (created, bound, used and closed on this thread only) and does every blocking call, so
 /// nothing blocks Swift's cooperative pool.
 ///
-/// Per wake-up it sends all queued replies, then takes up to `maxBatch` requests off the socket,
-/// answers envelope errors, overload and draining itself, and hands the rest to the actor in
-/// one batch.
+/// Per wake-up it runs the endpoint's queued Swift jobs for a moment (the host's serve task and
+/// the use cases run here, see `SocketThreadExecutor`), sends all queued replies, then takes up
+/// to `maxBatch` requests off the socket, answers envelope errors, overload and draining itself,
+/// and hands the rest to the host in one batch.
 final class SocketLoop {
     private let socket: ZMQSocket
     private let poller = ZMQPoller()
     private let outbox: ReplyOutbox
+    private let executor: SocketThreadExecutor
     private let control: EndpointControl
     private let availability: ServiceAvailability
     private let counters: EndpointCounters
@@ -26,10 +28,11 @@ final class SocketLoop {
     private var inFlight = 0
     private var frames: [[UInt8]] = []
     private var replies: [OutboundReply] = []
+    private var jobs: [UnownedJob] = []
 
     init(
         context: ZMQContext, address: String, configuration: EndpointConfiguration, outbox: ReplyOutbox,
-        control: EndpointControl, availability: ServiceAvailability, counters: EndpointCounters,
+        executor: SocketThreadExecutor, control: EndpointControl, availability: ServiceAvailability, counters: EndpointCounters,
         deliver: AsyncStream<[InboundRequest]>.Continuation, logger: Logger
     ) throws(ZMQError) {
         let socket = try context.makeSocket(.router)
@@ -48,6 +51,7 @@ final class SocketLoop {
         }
         self.socket = socket
         self.outbox = outbox
+        self.executor = executor
         self.control = control
         self.availability = availability
         self.counters = counters
@@ -63,20 +67,30 @@ final class SocketLoop {
     func run() {
         defer {
             socket.close()
+            // Before finishing the stream: the serve task's last steps then run elsewhere.
+            executor.close()
             deliver.finish()
         }
         while true {
+            // Block only when no reply and no job is queued; pushes and enqueues write the
+            // eventfd only while this thread is announced as sleeping (see ReplyOutbox).
+            let idle = outbox.prepareToSleep() && executor.isIdle
+            let timeout = idle ? -1 : 0
             do {
-                _ = try poller.poll(timeoutMilliseconds: -1)
+                _ = try poller.poll(timeoutMilliseconds: timeout)
             } catch ZMQError.interrupted {
+                outbox.awake()
                 continue
             } catch {
+                outbox.awake()
                 logger.error("poll failed; endpoint stops", metadata: ["error": "\(error)"])
                 return
             }
+            outbox.awake()
             if poller.returnedEvents(at: 1).canReceive {
                 _ = try? outbox.wakeup.drain()
             }
+            executor.runPending(using: &jobs)
             flushReplies()
             switch control.state {
             case .running: break
@@ -117,6 +131,9 @@ final class SocketLoop {
             if let request = accept(info) {
                 // Counted at once, so the bound also holds within one batch.
                 inFlight += 1
+                // A second request means a busy socket: make room for a full batch at once
+                // rather than growing 2, 4, 8, ….
+                if batch.count == 1 { batch.reserveCapacity(configuration.maxBatch) }
                 batch.append(request)
             }
         }
@@ -126,18 +143,18 @@ final class SocketLoop {
         }
     }
 
-    /// Classifies one received message: returns a request for the actor, or answers it here.
+    /// Classifies one received message: returns a request for the host, or answers it here.
     private func accept(_ info: ZMQMessageInfo) -> InboundRequest? {
-        let receivedAt = ContinuousClock.now
+        let receivedAt = EndpointClock.now
         let count = frames.count
         guard count > 0 else { return nil }
         // Everything up to the first empty frame is the routing envelope (a ROUTER adds the
         // peer's id; REQ and well-behaved DEALERs add the empty delimiter).
         guard let delimiter = frames[1..<max(1, count)].firstIndex(where: { $0.isEmpty }) else {
-            reject([frames[0], []], id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
+            reject(Envelope(routingId: frames[0], hops: []), id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
             return nil
         }
-        let envelope = Array(frames[0...delimiter])
+        let envelope = Envelope(routingId: frames[0], hops: delimiter > 1 ? Array(frames[1..<delimiter]) : [])
         if info.exceededLimit {
             reject(envelope, id: nil, WireError(.malformed, "the message exceeds the size limit of \(configuration.maxMessageSize) bytes"))
             return nil
@@ -164,20 +181,22 @@ final class SocketLoop {
             reject(envelope, id: request.id, WireError(.overloaded, "too many requests in flight; retry later"))
             return nil
         }
-        let deadline = request.deadlineMilliseconds.map { receivedAt.advanced(by: .milliseconds($0)) }
+        let deadline = request.deadlineMilliseconds.map { receivedAt + .milliseconds($0) }
         return InboundRequest(envelope: envelope, request: request, receivedAt: receivedAt, deadline: deadline)
     }
 
-    private func reject(_ envelope: [[UInt8]], id: String?, _ error: WireError) {
+    private func reject(_ envelope: Envelope, id: String?, _ error: WireError) {
         counters.countRejection()
         send(envelope: envelope, body: WireReply.failure(id: id, error: error))
     }
 
-    private func send(envelope: [[UInt8]], body: [UInt8]) {
+    private func send(envelope: Envelope, body: [UInt8]) {
         do {
-            for frame in envelope {
+            try socket.send(envelope.routingId, more: true, dontWait: true)
+            for frame in envelope.hops {
                 try socket.send(frame, more: true, dontWait: true)
             }
+            try socket.send(UnsafeRawBufferPointer(start: nil, count: 0), more: true, dontWait: true)
             try socket.send(body, more: false, dontWait: true)
         } catch ZMQError.hostUnreachable {
             // The peer disconnected before its reply was ready.

@@ -3,8 +3,8 @@ import Logging
 import ServiceLifecycle
 import ZeroMQ
 
-/// One use case behind its own ZeroMQ ROUTER endpoint: a dedicated thread owns the socket, an
-/// actor runs the use case, and batches and replies cross between them without blocking either.
+/// One use case behind its own ZeroMQ ROUTER endpoint: a dedicated thread owns the socket, a
+/// task runs the use case, and batches and replies cross between them without blocking either.
 ///
 /// `start()` binds (on the thread) and returns the bound address; `run()` serves until graceful
 /// shutdown, then answers what is in flight and closes.
@@ -20,6 +20,7 @@ public final class UseCaseEndpoint: Service, Sendable {
     private let availability: ServiceAvailability
     private let logger: Logger
     private let outbox: ReplyOutbox
+    private let executor: SocketThreadExecutor
     private let control = EndpointControl()
     private let host: EndpointHost
     private let requests: AsyncStream<[InboundRequest]>
@@ -37,6 +38,7 @@ public final class UseCaseEndpoint: Service, Sendable {
         self.availability = availability
         self.logger = logger
         self.outbox = try ReplyOutbox()
+        self.executor = SocketThreadExecutor(outbox: outbox)
         self.host = EndpointHost(route: route, outbox: outbox, logger: logger)
         // Unbounded here is bounded in effect: the socket thread admits at most maxInFlight
         // requests that have not been answered yet.
@@ -48,15 +50,17 @@ public final class UseCaseEndpoint: Service, Sendable {
         try await withCheckedThrowingContinuation { (bound: CheckedContinuation<String, any Error>) in
             let thread = Thread { [self] in
                 // Named from inside: on Linux only the running thread's own name reaches the
-                // kernel, where perf and top -H show it.
-                Thread.current.name = "zmq-\(name.rawValue)"
+                // kernel, where perf and top -H show it; and only if it fits in 15 bytes
+                // (longer names were dropped, e.g. "zmq-GetRestaurant"), hence the cut.
+                Thread.current.name = String("zmq-\(name.rawValue)".utf8.prefix(15))
                 let loop: SocketLoop
                 do {
                     loop = try SocketLoop(
                         context: context, address: address, configuration: configuration, outbox: outbox,
-                        control: control, availability: availability, counters: counters, deliver: deliver, logger: logger
+                        executor: executor, control: control, availability: availability, counters: counters, deliver: deliver, logger: logger
                     )
                 } catch {
+                    executor.close()
                     deliver.finish()
                     bound.resume(throwing: error)
                     return
@@ -73,7 +77,10 @@ public final class UseCaseEndpoint: Service, Sendable {
     public func run() async {
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await host.serve(requests)
+                // On the socket thread, between its polls: see SocketThreadExecutor.
+                await withTaskExecutorPreference(executor) {
+                    await host.serve(requests)
+                }
             } onGracefulShutdown: { [availability, control, outbox] in
                 // The group shuts services down one after another; refusing new requests on
                 // every endpoint at the first signal keeps the others from taking new writes.

@@ -14,12 +14,12 @@ extension JSONWriter {
     /// user {id, name, email, joinedAt, isActive, subscriptionActiveUntil}
     mutating func user(_ user: User) {
         beginObject()
-        key("id"); string(user.id.rawValue)
-        key("name"); string(user.name)
-        key("email"); string(user.email.value)
-        key("joinedAt"); timestamp(user.joinedAt)
-        key("isActive"); bool(user.isActive)
-        key("subscriptionActiveUntil")
+        key(literal: "id"); string(user.id.rawValue)
+        key(literal: "name"); string(user.name)
+        key(literal: "email"); string(user.email.value)
+        key(literal: "joinedAt"); timestamp(user.joinedAt)
+        key(literal: "isActive"); bool(user.isActive)
+        key(literal: "subscriptionActiveUntil")
         if let until = user.subscriptionActiveUntil { timestamp(until) } else { null() }
         endObject()
     }
@@ -27,11 +27,11 @@ extension JSONWriter {
     /// profile {id, name, email, membershipTier, canAccessPremiumContent}
     mutating func profile(_ profile: UserProfile) {
         beginObject()
-        key("id"); string(profile.id.rawValue)
-        key("name"); string(profile.name)
-        key("email"); string(profile.email.value)
-        key("membershipTier"); string(profile.membershipTier.rawValue)
-        key("canAccessPremiumContent"); bool(profile.canAccessPremiumContent)
+        key(literal: "id"); string(profile.id.rawValue)
+        key(literal: "name"); string(profile.name)
+        key(literal: "email"); string(profile.email.value)
+        key(literal: "membershipTier"); string(profile.membershipTier.rawValue)
+        key(literal: "canAccessPremiumContent"); bool(profile.canAccessPremiumContent)
         endObject()
     }
 
@@ -39,24 +39,24 @@ extension JSONWriter {
     /// longitude, imageUrl, phoneNumber, website, openingHours[, isFavorite]}
     mutating func restaurant(_ restaurant: Restaurant, isFavorite: Bool? = nil) {
         beginObject()
-        key("id"); string(restaurant.id.rawValue)
-        key("name"); string(restaurant.name)
-        key("cuisine"); string(restaurant.cuisine)
-        key("rating"); double(restaurant.rating)
-        key("reviewCount"); int(restaurant.reviewCount)
-        key("priceLevel"); int(restaurant.priceLevel)
-        key("address"); string(restaurant.address)
-        key("latitude"); double(restaurant.latitude)
-        key("longitude"); double(restaurant.longitude)
-        key("imageUrl"); optionalString(restaurant.imageUrl)
-        key("phoneNumber"); optionalString(restaurant.phoneNumber)
-        key("website"); optionalString(restaurant.website)
-        key("openingHours")
+        key(literal: "id"); string(restaurant.id.rawValue)
+        key(literal: "name"); string(restaurant.name)
+        key(literal: "cuisine"); string(restaurant.cuisine)
+        key(literal: "rating"); double(restaurant.rating)
+        key(literal: "reviewCount"); int(restaurant.reviewCount)
+        key(literal: "priceLevel"); int(restaurant.priceLevel)
+        key(literal: "address"); string(restaurant.address)
+        key(literal: "latitude"); double(restaurant.latitude)
+        key(literal: "longitude"); double(restaurant.longitude)
+        key(literal: "imageUrl"); optionalString(restaurant.imageUrl)
+        key(literal: "phoneNumber"); optionalString(restaurant.phoneNumber)
+        key(literal: "website"); optionalString(restaurant.website)
+        key(literal: "openingHours")
         beginArray()
         for line in restaurant.openingHours { string(line) }
         endArray()
         if let isFavorite {
-            key("isFavorite"); bool(isFavorite)
+            key(literal: "isFavorite"); bool(isFavorite)
         }
         endObject()
     }
@@ -64,24 +64,24 @@ extension JSONWriter {
     /// review {id, restaurantId, userId, rating, text, createdAt}
     mutating func review(_ review: Review) {
         beginObject()
-        key("id"); string(review.id.rawValue)
-        key("restaurantId"); string(review.restaurantId.rawValue)
-        key("userId"); string(review.userId.rawValue)
-        key("rating"); int(review.rating)
-        key("text"); string(review.text)
-        key("createdAt"); timestamp(review.createdAt)
+        key(literal: "id"); string(review.id.rawValue)
+        key(literal: "restaurantId"); string(review.restaurantId.rawValue)
+        key(literal: "userId"); string(review.userId.rawValue)
+        key(literal: "rating"); int(review.rating)
+        key(literal: "text"); string(review.text)
+        key(literal: "createdAt"); timestamp(review.createdAt)
         endObject()
     }
 
     /// item {id, restaurantId, name, priceCents, currency, stock}
     mutating func menuItem(_ item: MenuItem) {
         beginObject()
-        key("id"); string(item.id.rawValue)
-        key("restaurantId"); string(item.restaurantId.rawValue)
-        key("name"); string(item.name)
-        key("priceCents"); int(item.price.minorUnits)
-        key("currency"); string(item.price.currency.code)
-        key("stock"); int(item.stock)
+        key(literal: "id"); string(item.id.rawValue)
+        key(literal: "restaurantId"); string(item.restaurantId.rawValue)
+        key(literal: "name"); string(item.name)
+        key(literal: "priceCents"); int(item.price.minorUnits)
+        key(literal: "currency"); string(item.price.currency.code)
+        key(literal: "stock"); int(item.stock)
         endObject()
     }
 
@@ -89,40 +89,40 @@ extension JSONWriter {
     /// discountCents, taxCents, totalCents, currency, deliveryAddress, createdAt}
     mutating func order(_ order: Order) {
         beginObject()
-        key("id"); string(order.id.rawValue)
-        key("userId"); string(order.userId.rawValue)
-        key("items")
+        key(literal: "id"); string(order.id.rawValue)
+        key(literal: "userId"); string(order.userId.rawValue)
+        key(literal: "items")
         beginArray()
         for line in order.lines {
             beginObject()
-            key("itemId"); string(line.itemId.rawValue)
-            key("quantity"); int(line.quantity)
-            key("unitPriceCents"); int(line.unitPriceCents)
+            key(literal: "itemId"); string(line.itemId.rawValue)
+            key(literal: "quantity"); int(line.quantity)
+            key(literal: "unitPriceCents"); int(line.unitPriceCents)
             endObject()
         }
         endArray()
-        key("subtotalCents"); int(order.subtotalCents)
-        key("discountCents"); int(order.discountCents)
-        key("taxCents"); int(order.taxCents)
-        key("totalCents"); int(order.totalCents)
-        key("currency"); string(order.currency.code)
-        key("deliveryAddress"); string(order.deliveryAddress)
-        key("createdAt"); timestamp(order.createdAt)
+        key(literal: "subtotalCents"); int(order.subtotalCents)
+        key(literal: "discountCents"); int(order.discountCents)
+        key(literal: "taxCents"); int(order.taxCents)
+        key(literal: "totalCents"); int(order.totalCents)
+        key(literal: "currency"); string(order.currency.code)
+        key(literal: "deliveryAddress"); string(order.deliveryAddress)
+        key(literal: "createdAt"); timestamp(order.createdAt)
         endObject()
     }
 
     /// feed item {id, title, imageUrl}
     mutating func feedItem(_ item: FeedItem) {
         beginObject()
-        key("id"); string(item.id.rawValue)
-        key("title"); string(item.title)
-        key("imageUrl"); optionalString(item.imageUrl)
+        key(literal: "id"); string(item.id.rawValue)
+        key(literal: "title"); string(item.title)
+        key(literal: "imageUrl"); optionalString(item.imageUrl)
         endObject()
     }
 
     /// `"key": [ … ]` with each element written by `write`.
-    mutating func array<Element>(_ key: String, _ elements: [Element], _ write: (inout JSONWriter, Element) -> Void) {
-        self.key(key)
+    mutating func array<Element>(_ key: StaticString, _ elements: [Element], _ write: (inout JSONWriter, Element) -> Void) {
+        self.key(literal: key)
         beginArray()
         for element in elements { write(&self, element) }
         endArray()
@@ -130,7 +130,7 @@ extension JSONWriter {
 
     /// `"nextCursor": "…"` or `null`.
     mutating func nextCursor(_ cursor: PageCursor?) {
-        key("nextCursor")
+        key(literal: "nextCursor")
         optionalString(cursor?.token)
     }
 }

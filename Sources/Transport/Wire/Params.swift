@@ -113,7 +113,9 @@ extension Params {
     /// An optional entity id.
     public func optionalIdentifier<Entity>(_ key: String, as type: Entity.Type = Entity.self) throws(WireError) -> Identifier<Entity>? {
         guard let text = try optionalString(key) else { return nil }
-        guard !text.isEmpty, text.count <= Params.maximumIdentifierLength else {
+        // A string never has more characters than UTF-8 bytes: count characters (a walk over
+        // grapheme clusters) only when the byte count does not settle it.
+        guard !text.isEmpty, text.utf8.count <= Params.maximumIdentifierLength || text.count <= Params.maximumIdentifierLength else {
             throw WireError(.invalidInput, "\(path)\(key): must be a non-empty id of at most \(Params.maximumIdentifierLength) characters")
         }
         return Identifier(text)

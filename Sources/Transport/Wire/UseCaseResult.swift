@@ -32,37 +32,38 @@ public enum UseCaseResult: WireEncodable {
     /// `{"items": [{id, title, imageUrl}], "nextCursor": …}`
     case feedPage(Page<FeedItem>)
 
-    /// Writes the result object.
-    public func write(to writer: inout JSONWriter) {
+    /// Writes the result object. Consuming, so the entities are handed to the writer without
+    /// copying the payload first (a copy of a restaurant retains each of its strings).
+    public consuming func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        switch self {
+        switch consume self {
         case .user(let user):
-            writer.key("user"); writer.user(user)
+            writer.key(literal: "user"); writer.user(user)
         case .profile(let profile):
-            writer.key("profile"); writer.profile(profile)
+            writer.key(literal: "profile"); writer.profile(profile)
         case .restaurant(let restaurant, let isFavorite):
-            writer.key("restaurant"); writer.restaurant(restaurant, isFavorite: isFavorite)
+            writer.key(literal: "restaurant"); writer.restaurant(restaurant, isFavorite: isFavorite)
         case .restaurantPage(let page):
             writer.array("restaurants", page.items) { $0.restaurant($1) }
             writer.nextCursor(page.nextCursor)
         case .restaurants(let restaurants):
             writer.array("restaurants", restaurants) { $0.restaurant($1) }
         case .favoriteCount(let count):
-            writer.key("favoriteCount"); writer.int(count)
+            writer.key(literal: "favoriteCount"); writer.int(count)
         case .review(let review, let rating):
-            writer.key("review"); writer.review(review)
-            writer.key("restaurantRating"); writer.double(rating)
+            writer.key(literal: "review"); writer.review(review)
+            writer.key(literal: "restaurantRating"); writer.double(rating)
         case .reviewPage(let page):
             writer.array("reviews", page.items) { $0.review($1) }
             writer.nextCursor(page.nextCursor)
         case .score(let score):
-            writer.key("score"); writer.double(score)
+            writer.key(literal: "score"); writer.double(score)
         case .item(let item):
-            writer.key("item"); writer.menuItem(item)
+            writer.key(literal: "item"); writer.menuItem(item)
         case .items(let items):
             writer.array("items", items) { $0.menuItem($1) }
         case .order(let order):
-            writer.key("order"); writer.order(order)
+            writer.key(literal: "order"); writer.order(order)
         case .orderPage(let page):
             writer.array("orders", page.items) { $0.order($1) }
             writer.nextCursor(page.nextCursor)

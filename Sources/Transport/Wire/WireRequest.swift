@@ -31,6 +31,15 @@ public struct WireRequest: Sendable {
     /// most 128 characters, an optional object `params` and an optional non-negative integer
     /// `deadlineMs`. Explicit `null`s count as absent; unknown members are ignored.
     public static func decode(_ body: UnsafeRawBufferPointer) throws(Rejection) -> WireRequest {
+        if let request = decodeCommonShape(body) {
+            return request
+        }
+        return try decodeGeneral(body)
+    }
+
+    /// The general decoder: parses the whole body, then checks each member; every rejection
+    /// is worded here.
+    static func decodeGeneral(_ body: UnsafeRawBufferPointer) throws(Rejection) -> WireRequest {
         guard body.count > 0 else {
             throw Rejection(id: nil, error: WireError(.malformed, "the body frame is empty"))
         }
@@ -48,7 +57,8 @@ public struct WireRequest: Sendable {
         case nil, .null?:
             id = nil
         case .string(let text)?:
-            guard text.count <= maximumIdLength else {
+            // Never more characters than UTF-8 bytes: count characters only when bytes don't settle it.
+            guard text.utf8.count <= maximumIdLength || text.count <= maximumIdLength else {
                 throw Rejection(id: nil, error: WireError(.malformed, "id must be a string of at most \(maximumIdLength) characters"))
             }
             id = text

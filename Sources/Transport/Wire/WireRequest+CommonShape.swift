@@ -1,0 +1,188 @@
+import WireJSON
+
+extension WireRequest {
+    /// Decodes the common request shape by scanning the envelope object directly, without
+    /// building a `JSONValue` tree for it: members `v` (exactly `1`), `id` (a string of printable
+    /// ASCII without escapes, or `null`), `params` (an object, parsed by `JSONParser`, or `null`)
+    /// and `deadlineMs` (digits, or `null`), each at most once, in any order, with JSON
+    /// whitespace anywhere between tokens.
+    ///
+    /// Returns `nil` for anything else (unknown or repeated members, escapes or non-ASCII in
+    /// `id`, other number spellings, invalid JSON, ...), and the caller then runs the general
+    /// decoder, which decides and words every error. So this never rejects: whatever it
+    /// accepts, the general decoder would decode to the same request.
+    static func decodeCommonShape(_ body: UnsafeRawBufferPointer) -> WireRequest? {
+        guard let base = body.baseAddress else { return nil }
+        var scanner = RequestScanner(base: base.assumingMemoryBound(to: UInt8.self), count: body.count)
+        return scanner.scanRequest()
+    }
+}
+
+/// The scanner behind ``WireRequest/decodeCommonShape(_:)``; every method returns `nil` (or
+/// `false`) as soon as the input leaves the common shape.
+private struct RequestScanner {
+    /// The body's bytes (`count` of them); every read checks `position < count` first.
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    var position = 0
+
+    /// Deepest nesting accepted inside `params` (the general parser allows 64 from the root;
+    /// staying well below keeps the two in agreement).
+    static let maximumParamsDepth = 32
+
+    private static let quote = UInt8(ascii: "\"")
+    private static let backslash = UInt8(ascii: "\\")
+
+    mutating func scanRequest() -> WireRequest? {
+        skipWhitespace()
+        guard take(UInt8(ascii: "{")) else { return nil }
+        var seen: (version: Bool, id: Bool, params: Bool, deadline: Bool) = (false, false, false, false)
+        var id: String?
+        var params = JSONObject()
+        var deadline: Int?
+        while true {
+            skipWhitespace()
+            guard let key = plainString() else { return nil }
+            skipWhitespace()
+            guard take(UInt8(ascii: ":")) else { return nil }
+            skipWhitespace()
+            switch key.count {
+            case 1 where base[key.lowerBound] == UInt8(ascii: "v"):
+                guard !seen.version, take(UInt8(ascii: "1")) else { return nil }
+                seen.version = true
+            case 2 where equals(key, "id"):
+                guard !seen.id else { return nil }
+                seen.id = true
+                if !takeNull() {
+                    guard let text = plainString(), text.count <= WireRequest.maximumIdLength else { return nil }
+                    id = String(decoding: UnsafeBufferPointer(start: base + text.lowerBound, count: text.count), as: UTF8.self)
+                }
+            case 6 where equals(key, "params"):
+                guard !seen.params else { return nil }
+                seen.params = true
+                if !takeNull() {
+                    guard let text = objectText(),
+                          case .object(let object)? = try? JSONParser.parse(UnsafeRawBufferPointer(start: base + text.lowerBound, count: text.count))
+                    else { return nil }
+                    params = object
+                }
+            case 10 where equals(key, "deadlineMs"):
+                guard !seen.deadline else { return nil }
+                seen.deadline = true
+                if !takeNull() {
+                    guard let milliseconds = digits() else { return nil }
+                    deadline = milliseconds
+                }
+            default:
+                return nil
+            }
+            skipWhitespace()
+            if take(UInt8(ascii: ",")) { continue }
+            guard take(UInt8(ascii: "}")) else { return nil }
+            break
+        }
+        skipWhitespace()
+        guard position == count, seen.version else { return nil }
+        return WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline)
+    }
+
+    /// Whether the bytes in `range` are `text` (whose length the caller has matched).
+    private func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {
+        var i = 0
+        while i < range.count {
+            if base[range.lowerBound + i] != text.utf8Start[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
+    private mutating func skipWhitespace() {
+        while position < count {
+            switch base[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func take(_ byte: UInt8) -> Bool {
+        guard position < count, base[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    /// `null`; whatever follows is checked by the caller (a delimiter must come next).
+    private mutating func takeNull() -> Bool {
+        guard count - position >= 4, base[position] == UInt8(ascii: "n"), base[position + 1] == UInt8(ascii: "u"),
+              base[position + 2] == UInt8(ascii: "l"), base[position + 3] == UInt8(ascii: "l")
+        else { return false }
+        position += 4
+        return true
+    }
+
+    /// A string of printable ASCII without escapes; the range of its content, without the quotes.
+    private mutating func plainString() -> Range<Int>? {
+        guard take(Self.quote) else { return nil }
+        let start = position
+        while position < count {
+            let byte = base[position]
+            if byte == Self.quote {
+                position += 1
+                return start..<position - 1
+            }
+            guard byte >= 0x20, byte < 0x7F, byte != Self.backslash else { return nil }
+            position += 1
+        }
+        return nil
+    }
+
+    /// A non-negative integer in JSON's spelling (no leading zeros) of at most 18 digits.
+    private mutating func digits() -> Int? {
+        let start = position
+        var value = 0
+        while position < count, base[position] >= UInt8(ascii: "0"), base[position] <= UInt8(ascii: "9") {
+            guard position - start < 18 else { return nil }
+            value = value * 10 + Int(base[position] - UInt8(ascii: "0"))
+            position += 1
+        }
+        let length = position - start
+        guard length > 0, length == 1 || base[start] != UInt8(ascii: "0") else { return nil }
+        return value
+    }
+
+    /// The bytes of the object starting here, through its matching `}`: brackets are counted
+    /// outside strings (escapes skipped). Whether they are valid JSON is for the parser to say.
+    private mutating func objectText() -> Range<Int>? {
+        guard position < count, base[position] == UInt8(ascii: "{") else { return nil }
+        let start = position
+        var depth = 0
+        var inString = false
+        while position < count {
+            let byte = base[position]
+            position += 1
+            if inString {
+                if byte == Self.backslash {
+                    position += 1
+                } else if byte == Self.quote {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case Self.quote:
+                inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                guard depth <= Self.maximumParamsDepth else { return nil }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 {
+                    return start..<position
+                }
+            default:
+                break
+            }
+        }
+        return nil
+    }
+}
