@@ -27,7 +27,10 @@ final class EndpointHost: Sendable {
     /// Reads are answered one after another, in arrival order, encoded in one reused buffer.
     /// Writes wait for a durable commit, so each runs as its own child task: concurrent writes
     /// then share group commits instead of queueing behind each other's fsync. The in-flight
-    /// bound of the socket thread bounds the number of tasks.
+    /// bound of the socket thread bounds the number of tasks. They run on the global executor,
+    /// not the endpoint's socket thread: measured with `storebench writes`, that gave 22–27k
+    /// durable writes/s against 17–19k on the socket thread, whose polls the tasks' use-case
+    /// work otherwise delays.
     func serve(_ requests: AsyncStream<[InboundRequest]>) async {
         guard route.name.writes else {
             // Encodes every reply of this endpoint, one after another, in the same buffer.
@@ -40,7 +43,7 @@ final class EndpointHost: Sendable {
         await withDiscardingTaskGroup { group in
             for await batch in requests {
                 for request in batch {
-                    group.addTask { await self.answer(request) }
+                    group.addTask(executorPreference: globalConcurrentExecutor) { await self.answer(request) }
                 }
             }
         }
