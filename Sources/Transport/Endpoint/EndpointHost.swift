@@ -1,21 +1,26 @@
 import Logging
 import WireJSON
 
-/// Hosts one use case: it receives batches of requests from the socket thread in one hop, runs
-/// the use case for each and queues the encoded replies.
+/// The actor that hosts one use case: it receives batches of requests from the socket thread in
+/// one hop, runs the use case for each and queues the encoded replies.
 ///
-/// Not an actor: it has no mutable state to protect (the route, the outbox and the logger are
-/// immutable and `Sendable`), and the use cases are nonisolated async functions that run on the
-/// global concurrent executor whoever calls them. Hosting the loop on an actor cost two executor
-/// switches per request (off the actor into the use case, back onto it for the reply) and
-/// protected nothing; requests are still handled one after another, in arrival order, by the one
-/// `serve` loop.
-final class EndpointHost: Sendable {
+/// Its executor is the endpoint's ``SocketThreadExecutor``: the actor's jobs run on the socket
+/// thread between polls, so entering it from the socket thread's own work costs no thread
+/// hand-off. Reads are handled one after another, in arrival order, by the one `serve` loop;
+/// writes each run as a child task on the global executor (they wait for durable commits).
+actor EndpointHost {
     private let route: UseCaseRoute
     private let outbox: ReplyOutbox
     private let logger: Logger
+    private let executor: SocketThreadExecutor
 
-    init(route: UseCaseRoute, outbox: ReplyOutbox, logger: Logger) {
+    /// The socket thread.
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    init(route: UseCaseRoute, outbox: ReplyOutbox, executor: SocketThreadExecutor, logger: Logger) {
+        self.executor = executor
         self.route = route
         self.outbox = outbox
         self.logger = logger
@@ -50,7 +55,7 @@ final class EndpointHost: Sendable {
     }
 
     /// Answers one write on its own (each write task has its own buffer).
-    private func answer(_ request: InboundRequest) async {
+    private nonisolated func answer(_ request: InboundRequest) async {
         var writer = JSONWriter(capacity: 512)
         let body = await reply(to: request, writer: &writer)
         outbox.push(OutboundReply(envelope: request.envelope, body: body))
@@ -64,7 +69,7 @@ final class EndpointHost: Sendable {
         }
     }
 
-    private func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> [UInt8] {
+    private nonisolated(nonsending) func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> [UInt8] {
         let request = inbound.request
         if let deadline = inbound.deadline, EndpointClock.now > deadline {
             return WireReply.failure(id: request.id, error: WireError(.deadlineExceeded, "the deadline of \(request.deadlineMilliseconds ?? 0) ms passed before the request started; it had no effect"), using: &writer)

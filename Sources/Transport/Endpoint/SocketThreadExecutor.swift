@@ -16,7 +16,11 @@ import Synchronization
 ///
 /// Child tasks inherit the preference: work meant to run in parallel (or to block, e.g. on a
 /// database) should be started with `executorPreference: globalConcurrentExecutor`.
-final class SocketThreadExecutor: TaskExecutor {
+///
+/// It is also the serial executor of the endpoint's ``EndpointHost`` actor: the socket thread
+/// runs one job at a time, so the actor's isolation holds and entering the actor from the
+/// endpoint's own work costs no thread hand-off.
+final class SocketThreadExecutor: TaskExecutor, SerialExecutor {
     private struct State {
         var jobs: [UnownedJob] = []
         var closed = false
@@ -61,10 +65,11 @@ final class SocketThreadExecutor: TaskExecutor {
         while true {
             state.withLock { state in swap(&state.jobs, &buffer) }
             guard !buffer.isEmpty else { return }
-            let executor = asUnownedTaskExecutor()
+            let taskExecutor = asUnownedTaskExecutor()
+            let serialExecutor = asUnownedSerialExecutor()
             var index = 0
             while index < buffer.count {
-                buffer[index].runSynchronously(on: executor)
+                buffer[index].runSynchronously(isolatedTo: serialExecutor, taskExecutor: taskExecutor)
                 index += 1
                 if index < buffer.count, clock.now >= end { break }
             }
@@ -82,7 +87,8 @@ final class SocketThreadExecutor: TaskExecutor {
     }
 
     /// The socket thread is done (or never started): queued jobs and every later one go to the
-    /// global concurrent executor.
+    /// global concurrent executor. By then the host actor's only remaining job is the end of
+    /// its one serve task, whose jobs never run concurrently, so its isolation still holds.
     func close() {
         let remaining = state.withLock { state in
             state.closed = true
