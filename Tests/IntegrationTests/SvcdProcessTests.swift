@@ -39,7 +39,7 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
                 return [first] + (try client.receiveReplies(upTo: count - 1))
             }
             #expect(await child.waitForExit(timeout: 15), "svcd did not exit within 15 s of \(signal.name)")
-            #expect(child.exitStatus == 0, "svcd exit status after \(signal.name): \(String(describing: child.exitStatus)), reason \(child.process.terminationReason == .exit ? "exit" : "signal"); stderr:\n\(child.stderrText)")
+            #expect(child.exitStatus == 0, "svcd exit status after \(signal.name): \(String(describing: child.exitStatus)), reason \(child.exitedNormally ? "exit" : "signal"); stderr:\n\(child.stderrText)")
             // Requests already accepted are answered; none is lost or answered twice.
             #expect(replies.count == count, "every request sent before the signal gets a reply")
             #expect(Set(replies.compactMap { $0.id?.stringValue }).count == replies.count)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WireJSON
 import WireTestSupport
@@ -65,29 +66,35 @@ struct EndpointsFile: Sendable {
 }
 
 /// One svcd child process with its own temporary data directory, stderr captured to a file.
-final class SvcdChild: @unchecked Sendable {
-    // @unchecked: `process` is only started in `launch` and afterwards only read
-    // (isRunning, processIdentifier, termination status), which Foundation allows from any thread.
-    let process: Process
+final class SvcdChild: Sendable {
+    // Foundation's Process is not Sendable; the lock makes every use of it exclusive.
+    private let process: Mutex<Process>
     let dataDirectory: String
     let stderrPath: String
     /// The temporary directory this child created (removed by `stop()`), if any.
     let ownedDirectory: String?
 
-    private init(process: Process, dataDirectory: String, stderrPath: String, ownedDirectory: String?) {
-        self.process = process
+    private init(process: sending Process, dataDirectory: String, stderrPath: String, ownedDirectory: String?) {
+        self.process = Mutex(process)
         self.dataDirectory = dataDirectory
         self.stderrPath = stderrPath
         self.ownedDirectory = ownedDirectory
     }
 
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
+    var pid: Int32 { process.withLock { $0.processIdentifier } }
+    var isRunning: Bool { process.withLock { $0.isRunning } }
+
+    /// Whether the child has ended by exiting (not by a signal).
+    var exitedNormally: Bool {
+        process.withLock { !$0.isRunning && $0.terminationReason == .exit }
+    }
 
     /// Exit status when the child exited normally, `nil` while running or when a signal killed it.
     var exitStatus: Int32? {
-        guard !process.isRunning, process.terminationReason == .exit else { return nil }
-        return process.terminationStatus
+        process.withLock { process in
+            guard !process.isRunning, process.terminationReason == .exit else { return nil }
+            return process.terminationStatus
+        }
     }
 
     var stderrText: String {
@@ -134,7 +141,7 @@ final class SvcdChild: @unchecked Sendable {
         }
         while !writtenByThisChild() {
             if !isRunning {
-                throw ChildFailure("svcd exited (status \(process.terminationStatus)) before writing endpoints.json; stderr:\n\(stderrText)")
+                throw ChildFailure("svcd exited (status \(process.withLock { $0.terminationStatus })) before writing endpoints.json; stderr:\n\(stderrText)")
             }
             if clock.now >= deadline {
                 throw ChildFailure("svcd wrote no endpoints.json within \(seconds) s; stderr:\n\(stderrText)")
