@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "svcd", targets: ["svcd"]),
         .executable(name: "svcbench", targets: ["svcbench"]),
         .executable(name: "storebench", targets: ["storebench"]),
+        .executable(name: "svcctl", targets: ["svcctl"]),
         .library(name: "Domain", targets: ["Domain"]),
     ],
     dependencies: [
@@ -15,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // Pure business core: entities, use cases, ports. No dependencies, no imports.
@@ -35,6 +38,8 @@ let package = Package(
         // Presentation: one actor-hosted ROUTER endpoint per use case, wire DTOs, error codes.
         .target(name: "Transport", dependencies: [
             "Domain", "ZeroMQ", "WireJSON",
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
+            .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -48,6 +53,11 @@ let package = Package(
             "ServiceApp",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The operators' admin client: talks to svcd's CURVE-secured admin endpoint.
+        .executableTarget(name: "svcctl", dependencies: [
+            "ZeroMQ", "WireJSON",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Benchmark: the service against a raw libzmq echo, side by side (not a test).
         .executableTarget(name: "svcbench", dependencies: [

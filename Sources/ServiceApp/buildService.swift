@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Persistence
 import ServiceLifecycle
+import Synchronization
 import Transport
 import ZeroMQ
 
@@ -10,7 +11,10 @@ import ZeroMQ
 /// repositories, ports and use cases, seeds sample data if asked, binds one endpoint per use
 /// case in the contract's order, writes `endpoints.json` and returns the service ready to run.
 /// `svcd` and the integration tests both call it.
-public func buildService(configuration: ServiceConfiguration, logger: Logger = Logger(label: "svcd")) async throws -> RestaurantService {
+public func buildService(
+    configuration: ServiceConfiguration, logger: Logger = Logger(label: "svcd"), logLevel: LogLevelControl? = nil
+) async throws -> RestaurantService {
+    let startedAt = ContinuousClock.now
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
 
     let store: SQLiteStore?
@@ -51,10 +55,13 @@ public func buildService(configuration: ServiceConfiguration, logger: Logger = L
         clock: SystemWallClock(), ids: RandomIdentifierGenerator(), taxRate: FixedTaxRate(configuration.taxRate)
     )
 
+    let keys = try AdminKeys.loadOrCreate(in: configuration.dataDirectory)
     let context = try ZMQContext()
     let availability = ServiceAvailability()
+    let late = LateBoundParts()
     var endpoints: [UseCaseEndpoint] = []
     var addresses: [UseCaseName: String] = [:]
+    let admin: AdminEndpoint
     do {
         for route in UseCaseRoute.all(catalog) {
             var endpointLogger = logger
@@ -66,7 +73,25 @@ public func buildService(configuration: ServiceConfiguration, logger: Logger = L
             addresses[route.name] = try await endpoint.start()
             endpoints.append(endpoint)
         }
-        let file = EndpointsFile(pid: ProcessInfo.processInfo.processIdentifier, useCases: Dictionary(uniqueKeysWithValues: addresses.map { ($0.key.rawValue, $0.value) }))
+        let operations = AdminOperations(
+            availability: availability, endpoints: endpoints, useCaseAddresses: addresses, store: store,
+            logLevel: logLevel, late: late, startedAt: startedAt, logger: logger
+        )
+        var adminLogger = logger
+        adminLogger[metadataKey: "endpoint"] = "admin"
+        admin = try AdminEndpoint(
+            address: configuration.address(offset: 0), serverSecretKey: keys.server.secretKey,
+            authorizedKeysPath: keys.authorizedKeysFile,
+            handler: { request in try await operations.handle(request) },
+            logger: adminLogger
+        )
+        let boundAdmin = try await admin.start()
+        late.setAdminAddress(boundAdmin)
+        let file = EndpointsFile(
+            pid: ProcessInfo.processInfo.processIdentifier, admin: boundAdmin, adminServerKey: keys.server.publicKey,
+            adminClientPublicKeyFile: keys.clientPublicKeyFile, adminClientSecretKeyFile: keys.clientSecretKeyFile,
+            useCases: Dictionary(uniqueKeysWithValues: addresses.map { ($0.key.rawValue, $0.value) })
+        )
         try file.write(to: configuration.dataDirectory)
     } catch {
         for endpoint in endpoints { endpoint.abort() }
@@ -77,11 +102,15 @@ public func buildService(configuration: ServiceConfiguration, logger: Logger = L
 
     let group = ServiceGroup(
         configuration: ServiceGroupConfiguration(
-            services: endpoints.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            // Graceful shutdown goes in reverse order: the use cases drain first, the admin
+            // endpoint (which may have asked for the shutdown) answers until the end.
+            services: [ServiceGroupConfiguration.ServiceConfiguration(service: admin)]
+                + endpoints.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
     )
+    late.attach(group)
     logger.info("svcd ready", metadata: ["useCases": "\(endpoints.count)", "dataDirectory": "\(configuration.dataDirectory)"])
     return RestaurantService(useCaseAddresses: addresses, endpoints: endpoints, availability: availability, dataDirectory: configuration.dataDirectory, store: store, context: context, group: group)
 }

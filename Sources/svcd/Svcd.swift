@@ -50,12 +50,9 @@ struct Svcd: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        // The admin endpoint's setLogLevel changes this control; every handler follows it.
+        let levelControl = LogLevelControl(Logger.Level(rawValue: logLevel) ?? .info)
+        LoggingSystem.bootstrap { label in levelControl.handler(label: label) }
         var configuration = ServiceConfiguration()
         configuration.dataDirectory = dataDir ?? ProcessInfo.processInfo.environment["SVC_DATA_DIR"] ?? configuration.dataDirectory
         configuration.host = host
@@ -64,7 +61,7 @@ struct Svcd: AsyncParsableCommand {
         configuration.store = ServiceConfiguration.StoreKind(rawValue: store) ?? .sqlite
         configuration.taxRate = TaxRate(decimal: taxRate)!
         let logger = Logger(label: "svcd")
-        let service = try await buildService(configuration: configuration, logger: logger)
+        let service = try await buildService(configuration: configuration, logger: logger, logLevel: levelControl)
         try await service.run()
         logger.info("svcd stopped")
     }

@@ -92,11 +92,18 @@ struct SvcdWireTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: running.child.dataDirectory).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty, "no temporary file is left behind: \(leftovers)")
         // The contract's endpoints.json also names the admin endpoint and its CURVE keys.
-        withKnownIssue("no admin endpoint yet: endpoints.json has only pid and useCases (Docs/PROTOCOL.md, Not yet available)") {
-            for key in ["admin", "adminServerKey", "adminClientPublicKeyFile", "adminClientSecretKeyFile"] {
-                #expect(endpoints.raw[key] != nil, "endpoints.json has no \(key)")
-            }
+        let admin = try #require(endpoints.raw["admin"]?.stringValue, "endpoints.json has an admin address")
+        #expect(admin.hasPrefix("tcp://127.0.0.1:"))
+        #expect(endpoints.raw["adminServerKey"]?.stringValue?.utf8.count == 40, "a 40-character Z85 server key")
+        for key in ["adminClientPublicKeyFile", "adminClientSecretKeyFile"] {
+            let path = try #require(endpoints.raw[key]?.stringValue, "endpoints.json has \(key)")
+            #expect(path.hasPrefix("/"), "\(key) is absolute: \(path)")
+            let key = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(key.utf8.count == 40, "one 40-character Z85 key in \(path)")
         }
+        let secret = try #require(endpoints.raw["adminClientSecretKeyFile"]?.stringValue)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: secret)[.posixPermissions] as? Int)
+        #expect(mode & 0o777 == 0o600, "the secret key file is private to its owner")
     }
 
     @Test func everyUseCaseAnswersOverTheWireFromSvcd() async throws {

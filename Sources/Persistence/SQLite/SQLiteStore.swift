@@ -72,6 +72,11 @@ public final class SQLiteStore: Sendable {
         try fileManager.moveItem(atPath: partial, toPath: destination)
     }
 
+    /// A cheap liveness check: one read on a reader connection.
+    public func ping() async throws {
+        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
     /// Runs `PRAGMA integrity_check`; throws ``StoreError/integrityCheckFailed(_:)`` unless it
     /// answers `ok`.
     public func checkIntegrity() async throws {

@@ -7,12 +7,27 @@ import WireJSON
 public struct EndpointsFile: Sendable, Hashable {
     /// The service's process id.
     public var pid: Int32
+    /// The admin endpoint's address.
+    public var admin: String?
+    /// The admin endpoint's CURVE public key (Z85).
+    public var adminServerKey: String?
+    /// Absolute path of the local admin client's public key file.
+    public var adminClientPublicKeyFile: String?
+    /// Absolute path of the local admin client's secret key file.
+    public var adminClientSecretKeyFile: String?
     /// Use case name → bound address.
     public var useCases: [String: String]
 
     /// Creates the description.
-    public init(pid: Int32, useCases: [String: String]) {
+    public init(
+        pid: Int32, admin: String? = nil, adminServerKey: String? = nil, adminClientPublicKeyFile: String? = nil,
+        adminClientSecretKeyFile: String? = nil, useCases: [String: String]
+    ) {
         self.pid = pid
+        self.admin = admin
+        self.adminServerKey = adminServerKey
+        self.adminClientPublicKeyFile = adminClientPublicKeyFile
+        self.adminClientSecretKeyFile = adminClientSecretKeyFile
         self.useCases = useCases
     }
 
@@ -27,6 +42,14 @@ public struct EndpointsFile: Sendable, Hashable {
         writer.beginObject()
         writer.key("pid")
         writer.int(Int(pid))
+        for (key, value) in [
+            ("admin", admin), ("adminServerKey", adminServerKey), ("adminClientPublicKeyFile", adminClientPublicKeyFile),
+            ("adminClientSecretKeyFile", adminClientSecretKeyFile),
+        ] {
+            guard let value else { continue }
+            writer.key(key)
+            writer.string(value)
+        }
         writer.key("useCases")
         writer.beginObject()
         for name in UseCaseName.allCases {
@@ -62,6 +85,10 @@ public struct EndpointsFile: Sendable, Hashable {
         for member in cases {
             if let address = member.value.stringValue { useCases[member.key] = address }
         }
-        return EndpointsFile(pid: Int32(pid), useCases: useCases)
+        return EndpointsFile(
+            pid: Int32(pid), admin: value["admin"]?.stringValue, adminServerKey: value["adminServerKey"]?.stringValue,
+            adminClientPublicKeyFile: value["adminClientPublicKeyFile"]?.stringValue,
+            adminClientSecretKeyFile: value["adminClientSecretKeyFile"]?.stringValue, useCases: useCases
+        )
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import ZeroMQ
+
+/// The admin endpoint's CURVE keys in `DATA_DIR/keys/`, created on first start:
+///
+/// | file | what |
+/// |---|---|
+/// | `server.public`, `server.secret` | the service's key pair (secret: mode 0600) |
+/// | `admin.public`, `admin.secret` | the local admin client's key pair (secret: mode 0600) |
+/// | `authorized_keys` | the allow-list: one client public key per line (`svcctl keygen` appends) |
+///
+/// Each key file holds one 40-character Z85 key on one line.
+public struct AdminKeys: Sendable {
+    /// The directory holding the key files.
+    public let directory: String
+    /// The service's key pair.
+    public let server: ZMQCurveKeyPair
+    /// Absolute path of the local admin client's public key file.
+    public let clientPublicKeyFile: String
+    /// Absolute path of the local admin client's secret key file.
+    public let clientSecretKeyFile: String
+    /// Absolute path of the allow-list.
+    public let authorizedKeysFile: String
+
+    /// Loads the keys of `dataDirectory`, creating whatever is missing.
+    public static func loadOrCreate(in dataDirectory: String) throws -> AdminKeys {
+        let files = FileManager.default
+        let directory = URL(fileURLWithPath: dataDirectory).standardizedFileURL.appendingPathComponent("keys").path
+        try files.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let server = try pair(named: "server", in: directory)
+        let client = try pair(named: "admin", in: directory)
+        let authorized = directory + "/authorized_keys"
+        if !files.fileExists(atPath: authorized) {
+            try write("# Client public keys allowed on the admin endpoint, one per line.\n\(client.publicKey)\n", to: authorized, mode: 0o644)
+        }
+        return AdminKeys(
+            directory: directory, server: server, clientPublicKeyFile: directory + "/admin.public",
+            clientSecretKeyFile: directory + "/admin.secret", authorizedKeysFile: authorized
+        )
+    }
+
+    /// The pair `<name>.public` / `<name>.secret`: read if the secret exists (the public key is
+    /// derived from it and must match the file), generated otherwise.
+    private static func pair(named name: String, in directory: String) throws -> ZMQCurveKeyPair {
+        let secretFile = directory + "/\(name).secret"
+        let publicFile = directory + "/\(name).public"
+        if FileManager.default.fileExists(atPath: secretFile) {
+            let secret = try readKey(secretFile)
+            let publicKey = try ZMQCurve.publicKey(fromSecret: secret)
+            if let stored = try? readKey(publicFile), stored != publicKey {
+                throw AdminKeyError("\(publicFile) does not belong to \(secretFile)")
+            }
+            return ZMQCurveKeyPair(publicKey: publicKey, secretKey: secret)
+        }
+        let pair = try ZMQCurveKeyPair.generate()
+        try write(pair.secretKey + "\n", to: secretFile, mode: 0o600)
+        try write(pair.publicKey + "\n", to: publicFile, mode: 0o644)
+        return pair
+    }
+
+    /// The one key of a key file.
+    public static func readKey(_ path: String) throws -> String {
+        let text = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.utf8.count == ZMQCurve.z85KeyLength, Z85.decode(text)?.count == ZMQCurve.keyLength else {
+            throw AdminKeyError("\(path) does not hold one 40-character Z85 key")
+        }
+        return text
+    }
+
+    /// Creates `path` with `mode` from the start (a secret is never readable by others, not even
+    /// briefly), failing if it exists.
+    private static func write(_ text: String, to path: String, mode: mode_t) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw AdminKeyError("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count, fsync(descriptor) == 0 else {
+            throw AdminKeyError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// A key file is missing, malformed or inconsistent.
+public struct AdminKeyError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

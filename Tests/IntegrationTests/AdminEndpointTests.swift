@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+import WireJSON
+import WireTestSupport
+import ZeroMQ
+
+/// How an admin client authenticates.
+private enum AdminCredentials: Sendable {
+    /// The local admin key pair svcd created in its data directory.
+    case localAdmin
+    /// No CURVE at all.
+    case plaintext
+    /// A CURVE key pair the service does not know, or one added later.
+    case pair(ZMQCurveKeyPair)
+}
+
+/// One admin request on a fresh DEALER; `nil` when no reply came within `timeout` ms.
+private func admin(
+    _ endpoints: EndpointsFile, _ op: String, _ params: JSONValue = [:], as credentials: AdminCredentials = .localAdmin,
+    timeout: Int32 = 5000
+) async throws -> Reply? {
+    let address = try #require(endpoints.raw["admin"]?.stringValue)
+    let serverKey = try #require(endpoints.raw["adminServerKey"]?.stringValue)
+    let keyPair: ZMQCurveKeyPair?
+    switch credentials {
+    case .localAdmin:
+        let publicFile = try #require(endpoints.raw["adminClientPublicKeyFile"]?.stringValue)
+        let secretFile = try #require(endpoints.raw["adminClientSecretKeyFile"]?.stringValue)
+        keyPair = ZMQCurveKeyPair(
+            publicKey: try String(contentsOfFile: publicFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+            secretKey: try String(contentsOfFile: secretFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        )
+    case .plaintext: keyPair = nil
+    case .pair(let pair): keyPair = pair
+    }
+    let body = JSONValue.object(JSONObject([("v", 1), ("id", .string(op)), ("op", .string(op)), ("params", params)])).encoded()
+    return try await onThread {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let socket = try context.makeSocket(.dealer)
+        defer { socket.close() }
+        try socket.setLinger(0)
+        try socket.setReceiveTimeout(timeout)
+        if let keyPair {
+            try socket.setCurveServerKey(serverKey)
+            try socket.setCurvePublicKey(keyPair.publicKey)
+            try socket.setCurveSecretKey(keyPair.secretKey)
+        }
+        try socket.connect(address)
+        try socket.sendMultipart([[], body])
+        var frames: [[UInt8]] = []
+        guard try socket.receiveMultipart(into: &frames) != nil else { return nil }
+        return Reply(frames: frames)
+    }
+}
+
+/// The admin endpoint of a real svcd: CURVE with an allow-list, and every operation.
+@Suite struct AdminEndpointTests {
+    @Test func plaintextAndUnknownKeysGetNothingAndTheLocalAdminKeyIsServed() async throws {
+        try await withSvcd(seed: false) { child in
+            let endpoints = try await child.endpoints()
+            #expect(try await admin(endpoints, "status", as: .plaintext, timeout: 1500) == nil, "a plaintext peer gets no answer")
+            let stranger = try ZMQCurveKeyPair.generate()
+            #expect(try await admin(endpoints, "status", as: .pair(stranger), timeout: 1500) == nil, "an unknown key gets no answer")
+            let status = try #require(try await admin(endpoints, "status"))
+            #expect(status.ok == true, "\(status)")
+            #expect(status.result?["state"] == "running")
+            #expect(status.result?["pid"]?.intValue == Int(child.pid))
+            #expect(status.result?["version"]?.stringValue?.isEmpty == false)
+            #expect((status.result?["uptimeSeconds"]?.intValue ?? -1) >= 0)
+        }
+    }
+
+    @Test func aKeyAddedToTheAllowListIsServedWithoutARestart() async throws {
+        try await withSvcd(seed: false) { child in
+            let endpoints = try await child.endpoints()
+            let newcomer = try ZMQCurveKeyPair.generate()
+            #expect(try await admin(endpoints, "status", as: .pair(newcomer), timeout: 1500) == nil)
+            let allowList = child.dataDirectory + "/keys/authorized_keys"
+            let handle = try #require(FileHandle(forWritingAtPath: allowList))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data((newcomer.publicKey + "\n").utf8))
+            try handle.close()
+            let status = try #require(try await admin(endpoints, "status", as: .pair(newcomer)))
+            #expect(status.ok == true)
+        }
+    }
+
+    @Test func drainMakesUseCasesAnswerUnavailableAndResumeRestoresThem() async throws {
+        try await withSvcd(seed: true) { child in
+            let endpoints = try await child.endpoints()
+            let get = request(id: "g", params: ["restaurantId": "r-000001"])
+            #expect(try await call(try endpoints.address("GetRestaurant"), get).ok == true)
+            let drained = try #require(try await admin(endpoints, "drain"))
+            #expect(drained.result?["state"] == "draining")
+            #expect(try await admin(endpoints, "status")?.result?["state"] == "draining")
+            let refused = try await call(try endpoints.address("GetRestaurant"), get)
+            #expect(refused.code == "unavailable", "\(refused)")
+            #expect(try await call(try endpoints.address("RegisterUser"), request(params: ["name": "D", "email": .string(uniqueEmail("drain"))])).code == "unavailable")
+            let resumed = try #require(try await admin(endpoints, "resume"))
+            #expect(resumed.result?["state"] == "running")
+            #expect(try await call(try endpoints.address("GetRestaurant"), get).ok == true)
+        }
+    }
+
+    @Test func endpointsHealthAndLogLevelAnswer() async throws {
+        try await withSvcd(seed: false) { child in
+            let endpoints = try await child.endpoints()
+            let listed = try #require(try await admin(endpoints, "endpoints"))
+            #expect(listed.result?["admin"] == endpoints.raw["admin"])
+            #expect(listed.result?["useCases"]?.objectValue?.count == 22)
+            #expect(listed.result?["useCases"]?["PlaceOrder"] == endpoints.raw["useCases"]?["PlaceOrder"])
+            let health = try #require(try await admin(endpoints, "health"))
+            #expect(health.result?["healthy"] == true, "\(health)")
+            #expect(try await admin(endpoints, "setLogLevel", ["level": "debug"])?.result?["level"] == "debug")
+            #expect(try await admin(endpoints, "setLogLevel", ["level": "loud"])?.code == "invalid_input")
+            #expect(try await admin(endpoints, "frobnicate")?.code == "invalid_input")
+        }
+    }
+
+    @Test func backupWritesAConsistentCopyAndNeverOverwrites() async throws {
+        try await withSvcd(seed: true) { child in
+            let endpoints = try await child.endpoints()
+            let target = URL(fileURLWithPath: child.dataDirectory).deletingLastPathComponent().appendingPathComponent("backup.sqlite").path
+            let backup = try #require(try await admin(endpoints, "backup", ["path": .string(target)]))
+            #expect(backup.ok == true, "\(backup)")
+            #expect(backup.result?["path"] == .string(target))
+            #expect((backup.result?["bytes"]?.intValue ?? 0) > 0)
+            let integrity = try await runTool("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute('PRAGMA integrity_check').fetchone()[0], c.execute('select count(*) from restaurants').fetchone()[0])", target], timeout: 30)
+            #expect(integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok 300", "\(integrity.stdout) \(integrity.stderr)")
+            #expect(try await admin(endpoints, "backup", ["path": .string(target)])?.code == "invalid_input", "an existing file is never overwritten")
+            #expect(try await admin(endpoints, "backup", ["path": "relative.sqlite"])?.code == "invalid_input")
+        }
+    }
+
+    @Test func shutdownAnswersThenSvcdExitsZero() async throws {
+        try await withSvcd(seed: false) { child in
+            let endpoints = try await child.endpoints()
+            let reply = try #require(try await admin(endpoints, "shutdown"))
+            #expect(reply.result?["state"] == "stopping")
+            #expect(await child.waitForExit(timeout: 15), "svcd exits after the shutdown op")
+            #expect(child.exitStatus == 0, "stderr:\n\(child.stderrText)")
+            #expect(!FileManager.default.fileExists(atPath: child.dataDirectory + "/endpoints.json"))
+        }
+    }
+}
