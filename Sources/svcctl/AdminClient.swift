@@ -1,0 +1,80 @@
+import WireJSON
+
+/// A client of svcd's admin endpoint, authenticated with CURVE.
+struct AdminClient {
+    /// The service found through endpoints.json.
+    let endpoints: ServiceEndpoints
+    /// The admin endpoint's address.
+    let address: String
+    /// CURVE credentials (server key from endpoints.json, client keys from files).
+    let credentials: CurveCredentials
+    /// Reply timeout.
+    let timeoutMilliseconds: Int
+
+    /// Finds the service and loads the client credentials: `--public-key-file`/`--secret-key-file`
+    /// when given, otherwise the local admin key files named in endpoints.json.
+    init(options: GlobalOptions) throws(CtlFailure) {
+        let endpoints = try ServiceEndpoints.require(dataDirectory: options.dataDirectory)
+        try self.init(options: options, endpoints: endpoints)
+    }
+
+    /// Uses already located endpoints (see ``init(options:)``).
+    init(options: GlobalOptions, endpoints: ServiceEndpoints) throws(CtlFailure) {
+        guard let admin = endpoints.admin, let serverKey = endpoints.adminServerKey else {
+            throw CtlFailure(ExitStatus.unavailable, "svcd (pid \(endpoints.pid)) publishes no admin endpoint in endpoints.json (too old a version?)")
+        }
+        guard CurveCredentials.isZ85Key(serverKey) else {
+            throw CtlFailure(ExitStatus.unavailable, "endpoints.json holds a malformed adminServerKey")
+        }
+        let publicPath: String
+        let secretPath: String
+        if let publicKeyFile = options.publicKeyFile, let secretKeyFile = options.secretKeyFile {
+            publicPath = absolutePath(publicKeyFile)
+            secretPath = absolutePath(secretKeyFile)
+        } else if let publicKeyFile = endpoints.adminClientPublicKeyFile, let secretKeyFile = endpoints.adminClientSecretKeyFile {
+            publicPath = publicKeyFile
+            secretPath = secretKeyFile
+        } else {
+            throw CtlFailure(ExitStatus.unavailable, "endpoints.json names no admin client key files; pass --public-key-file and --secret-key-file")
+        }
+        self.endpoints = endpoints
+        self.address = admin
+        self.credentials = CurveCredentials(
+            serverKey: serverKey,
+            publicKey: try CurveCredentials.readKey(at: publicPath, what: "public key"),
+            secretKey: try CurveCredentials.readKey(at: secretPath, what: "secret key")
+        )
+        self.timeoutMilliseconds = options.timeoutMilliseconds
+    }
+
+    /// Sends one admin op and returns the whole reply envelope.
+    func reply(op: String, params: JSONObject = JSONObject()) throws(CtlFailure) -> JSONValue {
+        let id = WireExchange.makeRequestID()
+        let request: JSONValue = ["v": 1, "id": .string(id), "op": .string(op), "params": .object(params)]
+        let exchange = WireExchange(
+            address: address, credentials: credentials, timeoutMilliseconds: timeoutMilliseconds,
+            peerName: "the admin endpoint")
+        return try exchange.send(request, id: id)
+    }
+
+    /// Sends one admin op and returns its `result`; an error reply ends with exit code 1.
+    func call(op: String, params: JSONObject = JSONObject()) throws(CtlFailure) -> JSONValue {
+        let envelope = try reply(op: op, params: params)
+        return try Self.result(of: envelope, what: op)
+    }
+
+    /// The `result` of a successful envelope, or exit 1 with the error's code and message.
+    static func result(of envelope: JSONValue, what: String) throws(CtlFailure) -> JSONValue {
+        if envelope["ok"]?.boolValue == true {
+            return envelope["result"] ?? .object(JSONObject())
+        }
+        throw CtlFailure(ExitStatus.serviceError, "\(what) failed: \(describeError(envelope))")
+    }
+
+    /// `code: message` of an error envelope.
+    static func describeError(_ envelope: JSONValue) -> String {
+        let code = envelope["error"]?["code"]?.stringValue ?? "unknown_error"
+        let message = envelope["error"]?["message"]?.stringValue ?? "(no message)"
+        return "\(code): \(message)"
+    }
+}

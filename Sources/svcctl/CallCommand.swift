@@ -1,0 +1,49 @@
+import ArgumentParser
+import WireJSON
+
+/// `svcctl call USECASE [JSON]`: sends one request to a use-case endpoint (plain DEALER, no
+/// CURVE) and prints the reply. Exit 0 if it succeeded, 1 if the service answered an error.
+struct CallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call",
+        abstract: "Call a use case with JSON params and print the reply (with --json: the whole envelope)."
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The use case, e.g. GetRestaurant (see `svcctl endpoints`).")
+    var useCase: String
+
+    @Argument(help: "The params as a JSON object, e.g. '{\"restaurantId\":\"r-000001\"}' (default {}).")
+    var params: String = "{}"
+
+    func run() throws {
+        try reportingFailures { () throws(CtlFailure) in
+            let parsed: JSONValue
+            do throws(JSONError) {
+                parsed = try JSONParser.parse(params)
+            } catch {
+                throw CtlFailure(ExitStatus.dataError, "the params argument is not valid JSON: \(error)")
+            }
+            guard case .object(let object) = parsed else {
+                throw CtlFailure(ExitStatus.dataError, "the params argument must be a JSON object, e.g. '{\"restaurantId\":\"r-000001\"}'")
+            }
+            let endpoints = try ServiceEndpoints.require(dataDirectory: options.dataDirectory)
+            let address = try endpoints.address(ofUseCase: useCase)
+            let id = WireExchange.makeRequestID()
+            let request: JSONValue = ["v": 1, "id": .string(id), "params": .object(object)]
+            let exchange = WireExchange(
+                address: address, credentials: nil, timeoutMilliseconds: options.timeoutMilliseconds, peerName: useCase)
+            let envelope = try exchange.send(request, id: id)
+            let ok = envelope["ok"]?.boolValue == true
+            if options.json {
+                printOut(prettyJSON(envelope))
+            } else if ok {
+                printOut(prettyJSON(envelope["result"] ?? .object(JSONObject())))
+            }
+            if !ok {
+                throw CtlFailure(ExitStatus.serviceError, "\(useCase) failed: \(AdminClient.describeError(envelope))")
+            }
+        }
+    }
+}

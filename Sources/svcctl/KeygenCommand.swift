@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import WireJSON
+import ZeroMQ
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `svcctl keygen`: makes a new CURVE client key pair in `DATA_DIR/keys/` and allows it on the
+/// admin endpoint by appending its public key to `DATA_DIR/keys/authorized_keys`. Local only.
+struct KeygenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keygen",
+        abstract: "Create an admin client key pair in DATA_DIR/keys/ and add it to authorized_keys."
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(name: .long, help: "Base name of the key files (default client-<UTC timestamp>); letters, digits, '.', '_', '-'.")
+    var name: String?
+
+    func validate() throws {
+        if let name { try Self.check(name: name) }
+    }
+
+    /// Key names become file names: no separators, no leading dot, nothing odd.
+    static func check(name: String) throws {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        guard !name.isEmpty, name.count <= 100, !name.hasPrefix("."), name.allSatisfy(allowed.contains),
+            name != "authorized_keys"
+        else {
+            throw ValidationError("--name must be 1-100 letters, digits, '.', '_' or '-', not starting with '.'")
+        }
+    }
+
+    func run() throws {
+        try reportingFailures { () throws(CtlFailure) in
+            let keyName = name ?? Self.defaultName()
+            let keysDirectory = URL(fileURLWithPath: options.dataDirectory).appendingPathComponent("keys")
+            let publicPath = keysDirectory.appendingPathComponent("\(keyName).public").path
+            let secretPath = keysDirectory.appendingPathComponent("\(keyName).secret").path
+            let authorizedPath = keysDirectory.appendingPathComponent("authorized_keys").path
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: keysDirectory.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw CtlFailure(ExitStatus.unavailable, "cannot create \(keysDirectory.path): \(error.localizedDescription)")
+            }
+            for path in [publicPath, secretPath] where FileManager.default.fileExists(atPath: path) {
+                throw CtlFailure(ExitStatus.usage, "\(path) already exists; choose another --name")
+            }
+            let keys: ZMQCurveKeyPair
+            do throws(ZMQError) {
+                keys = try ZMQCurveKeyPair.generate()
+            } catch {
+                throw CtlFailure(ExitStatus.unavailable, "cannot generate a CURVE key pair: \(error)")
+            }
+            try Self.createExclusively(secretPath, contents: keys.secretKey + "\n", mode: 0o600)
+            do throws(CtlFailure) {
+                try Self.createExclusively(publicPath, contents: keys.publicKey + "\n", mode: 0o644)
+                try Self.appendAuthorizedKey(keys.publicKey, to: authorizedPath)
+            } catch {
+                unlink(secretPath)
+                unlink(publicPath)
+                throw error
+            }
+            if options.json {
+                let result: JSONValue = [
+                    "publicKeyFile": .string(publicPath), "secretKeyFile": .string(secretPath), "publicKey": .string(keys.publicKey),
+                ]
+                printOut(prettyJSON(result))
+            } else {
+                printOut(keyValueLines([
+                    ("public key file", publicPath), ("secret key file", secretPath), ("public key", keys.publicKey),
+                    ("allowed in", authorizedPath),
+                ]))
+            }
+        }
+    }
+
+    /// `client-YYYYMMDD-HHMMSS` in UTC.
+    static func defaultName() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return "client-" + formatter.string(from: Date())
+    }
+
+    /// Creates `path` (failing if it exists: `O_EXCL`) with `mode`, writes `contents`, syncs.
+    static func createExclusively(_ path: String, contents: String, mode: mode_t) throws(CtlFailure) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            if errno == EEXIST { throw CtlFailure(ExitStatus.usage, "\(path) already exists; choose another --name") }
+            throw CtlFailure(ExitStatus.unavailable, "cannot create \(path): \(reason)")
+        }
+        defer { close(descriptor) }
+        // The umask may have removed bits, never added any; set the mode exactly.
+        _ = fchmod(descriptor, mode)
+        try writeAll(descriptor, Array(contents.utf8), path: path)
+        _ = fsync(descriptor)
+    }
+
+    /// Appends `key` as one line to the allow-list, creating it (mode 0644) if needed and
+    /// starting a new line if the file does not end with one.
+    static func appendAuthorizedKey(_ key: String, to path: String) throws(CtlFailure) {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CtlFailure(ExitStatus.unavailable, "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var line = Array((key + "\n").utf8)
+        let size = lseek(descriptor, 0, SEEK_END)
+        if size > 0 {
+            var last: UInt8 = 0
+            if pread(descriptor, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") {
+                line.insert(UInt8(ascii: "\n"), at: 0)
+            }
+        }
+        try writeAll(descriptor, line, path: path)
+        _ = fsync(descriptor)
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(CtlFailure) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw CtlFailure(ExitStatus.unavailable, "cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+    }
+}

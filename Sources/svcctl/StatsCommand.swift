@@ -1,0 +1,72 @@
+import ArgumentParser
+import WireJSON
+
+/// `svcctl stats`: per-use-case request counts, errors, in-flight requests and latency.
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Show per-use-case requests, errors, in-flight requests and latency percentiles."
+    )
+
+    /// Output formats of `stats`.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table
+        case prometheus
+    }
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(name: .long, help: "table (default) or prometheus (svcd's Prometheus exposition text).")
+    var format: Format = .table
+
+    func run() throws {
+        try reportingFailures { () throws(CtlFailure) in
+            let client = try AdminClient(options: options)
+            switch format {
+            case .table:
+                emit(try client.call(op: "stats"), options: options, human: Self.render)
+            case .prometheus:
+                let result = try client.call(op: "stats", params: ["format": "prometheus"])
+                emit(result, options: options) { result in
+                    var text = result["text"]?.stringValue ?? ""
+                    while text.last == "\n" { text.removeLast() }
+                    return text
+                }
+            }
+        }
+    }
+
+    /// One row per use case: requests, errors (total and by code), in flight, p50/p90/p99/max µs.
+    static func render(_ result: JSONValue) -> String {
+        var rows: [[String]] = []
+        for member in result["useCases"]?.objectValue ?? JSONObject() {
+            let stats = member.value
+            let errors = stats["errors"]?.objectValue ?? JSONObject()
+            let errorTotal = errors.reduce(0) { $0 + ($1.value.intValue ?? 0) }
+            let byCode = errors.filter { ($0.value.intValue ?? 0) != 0 }
+                .map { "\($0.key)=\(plainText($0.value))" }.joined(separator: " ")
+            let latency = stats["latencyMicros"]
+            rows.append([
+                member.key,
+                plainText(stats["requests"]),
+                String(errorTotal),
+                plainText(stats["inFlight"]),
+                micros(latency?["p50"]), micros(latency?["p90"]), micros(latency?["p99"]), micros(latency?["max"]),
+                byCode,
+            ])
+        }
+        return renderTable(
+            headers: ["USE CASE", "REQUESTS", "ERRORS", "IN FLIGHT", "P50 µs", "P90 µs", "P99 µs", "MAX µs", "ERROR CODES"],
+            rows: rows,
+            rightAligned: [1, 2, 3, 4, 5, 6, 7]
+        )
+    }
+
+    /// A latency in microseconds: whole numbers as they are, fractions to one decimal.
+    static func micros(_ value: JSONValue?) -> String {
+        guard let value, let number = value.doubleValue else { return "-" }
+        if let integer = value.intValue { return String(integer) }
+        let tenths = (number * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+    }
+}
