@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "svcbench", targets: ["svcbench"]),
         .executable(name: "storebench", targets: ["storebench"]),
         .executable(name: "svcctl", targets: ["svcctl"]),
+        .library(name: "RestaurantClient", targets: ["RestaurantClient"]),
         .library(name: "Domain", targets: ["Domain"]),
     ],
     dependencies: [
@@ -54,6 +55,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Client library for other Swift services: typed async calls per use case.
+        .target(name: "RestaurantClient", dependencies: ["ZeroMQ", "WireJSON"]),
         // The operators' admin client: talks to svcd's CURVE-secured admin endpoint.
         .executableTarget(name: "svcctl", dependencies: [
             "ZeroMQ", "WireJSON",
@@ -80,6 +83,6 @@ let package = Package(
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON"], path: "Tests/WireTestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireTestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ZeroMQ", "WireJSON", "WireTestSupport", "Persistence"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ZeroMQ", "WireJSON", "WireTestSupport", "Persistence", "RestaurantClient"]),
     ]
 )
