@@ -1,0 +1,73 @@
+/// An order as returned by PlaceOrder, GetOrder and ListOrders.
+public struct Order: Sendable, Hashable {
+    /// One line of an order.
+    public struct Line: Sendable, Hashable {
+        /// The ordered menu item.
+        public var itemId: String
+        /// Units ordered.
+        public var quantity: Int
+        /// The unit price when ordered, in minor units.
+        public var unitPriceCents: Int
+
+        /// Creates a value (e.g. for test doubles); the client decodes replies itself.
+        public init(itemId: String, quantity: Int, unitPriceCents: Int) {
+            self.itemId = itemId
+            self.quantity = quantity
+            self.unitPriceCents = unitPriceCents
+        }
+
+        init(_ f: Fields) throws(RestaurantClientError) {
+            itemId = try f.string("itemId")
+            quantity = try f.int("quantity")
+            unitPriceCents = try f.int("unitPriceCents")
+        }
+    }
+
+    /// The order's id.
+    public var id: String
+    /// The ordering user.
+    public var userId: String
+    /// The lines in the order sent.
+    public var items: [Line]
+    /// Σ quantity × unitPriceCents.
+    public var subtotalCents: Int
+    /// Discount (0 when none).
+    public var discountCents: Int
+    /// Tax on subtotal − discount.
+    public var taxCents: Int
+    /// subtotal − discount + tax.
+    public var totalCents: Int
+    /// The one currency of every line.
+    public var currency: String
+    /// Where to deliver.
+    public var deliveryAddress: String
+    /// Creation time (ISO-8601 UTC string).
+    public var createdAt: String
+
+    /// Creates a value (e.g. for test doubles); the client decodes replies itself.
+    public init(id: String, userId: String, items: [Line], subtotalCents: Int, discountCents: Int, taxCents: Int, totalCents: Int, currency: String, deliveryAddress: String, createdAt: String) {
+        self.id = id
+        self.userId = userId
+        self.items = items
+        self.subtotalCents = subtotalCents
+        self.discountCents = discountCents
+        self.taxCents = taxCents
+        self.totalCents = totalCents
+        self.currency = currency
+        self.deliveryAddress = deliveryAddress
+        self.createdAt = createdAt
+    }
+
+    init(_ f: Fields) throws(RestaurantClientError) {
+        id = try f.string("id")
+        userId = try f.string("userId")
+        items = try f.list("items", Line.init)
+        subtotalCents = try f.int("subtotalCents")
+        discountCents = try f.int("discountCents")
+        taxCents = try f.int("taxCents")
+        totalCents = try f.int("totalCents")
+        currency = try f.string("currency")
+        deliveryAddress = try f.string("deliveryAddress")
+        createdAt = try f.string("createdAt")
+    }
+}

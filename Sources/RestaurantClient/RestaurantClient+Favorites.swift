@@ -1,0 +1,21 @@
+import WireJSON
+
+extension RestaurantClient {
+    /// SaveFavoriteRestaurant: saves a favorite (a no-op if already saved); returns the user's
+    /// number of favorites afterwards.
+    public func saveFavoriteRestaurant(userId: String, restaurantId: String) async throws(RestaurantClientError) -> Int {
+        try await fields(.saveFavoriteRestaurant, ["userId": .string(userId), "restaurantId": .string(restaurantId)])
+            .int("favoriteCount")
+    }
+
+    /// RemoveFavoriteRestaurant: removes a favorite; returns the user's number of favorites afterwards.
+    public func removeFavoriteRestaurant(userId: String, restaurantId: String) async throws(RestaurantClientError) -> Int {
+        try await fields(.removeFavoriteRestaurant, ["userId": .string(userId), "restaurantId": .string(restaurantId)])
+            .int("favoriteCount")
+    }
+
+    /// GetFavoriteRestaurants: the user's favorites, most recently saved first.
+    public func getFavoriteRestaurants(userId: String) async throws(RestaurantClientError) -> [Restaurant] {
+        try await fields(.getFavoriteRestaurants, ["userId": .string(userId)]).list("restaurants", Restaurant.init)
+    }
+}

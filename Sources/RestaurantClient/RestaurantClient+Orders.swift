@@ -1,0 +1,31 @@
+import WireJSON
+
+extension RestaurantClient {
+    /// PlaceOrder: orders `items` (distinct, one currency) for delivery. Never resent after a
+    /// timeout: check ``listOrders(userId:limit:cursor:)`` before placing it again.
+    public func placeOrder(
+        userId: String, items: [OrderItemRequest], discountCents: Int? = nil, deliveryAddress: String
+    ) async throws(RestaurantClientError) -> Order {
+        var params: JSONObject = [
+            "userId": .string(userId),
+            "items": .array(items.map { .object(["itemId": .string($0.itemId), "quantity": .int($0.quantity)]) }),
+            "deliveryAddress": .string(deliveryAddress),
+        ]
+        if let discountCents { params["discountCents"] = .int(discountCents) }
+        return try Order(await fields(.placeOrder, params).nested("order"))
+    }
+
+    /// GetOrder: one order (also of inactive users).
+    public func getOrder(id: String) async throws(RestaurantClientError) -> Order {
+        try Order(await fields(.getOrder, ["orderId": .string(id)]).nested("order"))
+    }
+
+    /// ListOrders: a user's orders, newest first, paged.
+    public func listOrders(userId: String, limit: Int? = nil, cursor: String? = nil) async throws(RestaurantClientError) -> Page<Order> {
+        var params: JSONObject = ["userId": .string(userId)]
+        if let limit { params["limit"] = .int(limit) }
+        if let cursor { params["cursor"] = .string(cursor) }
+        let result = try await fields(.listOrders, params)
+        return Page(items: try result.list("orders", Order.init), nextCursor: try result.optionalString("nextCursor"))
+    }
+}

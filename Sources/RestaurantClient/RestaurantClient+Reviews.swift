@@ -1,0 +1,20 @@
+import WireJSON
+
+extension RestaurantClient {
+    /// AddReview: adds a review (rating 1…5) and returns it with the restaurant's new rating.
+    public func addReview(userId: String, restaurantId: String, rating: Int, text: String) async throws(RestaurantClientError) -> AddedReview {
+        let params: JSONObject = [
+            "userId": .string(userId), "restaurantId": .string(restaurantId), "rating": .int(rating), "text": .string(text),
+        ]
+        return try AddedReview(await fields(.addReview, params))
+    }
+
+    /// GetReviews: a restaurant's reviews, newest first, paged.
+    public func getReviews(restaurantId: String, limit: Int? = nil, cursor: String? = nil) async throws(RestaurantClientError) -> Page<Review> {
+        var params: JSONObject = ["restaurantId": .string(restaurantId)]
+        if let limit { params["limit"] = .int(limit) }
+        if let cursor { params["cursor"] = .string(cursor) }
+        let result = try await fields(.getReviews, params)
+        return Page(items: try result.list("reviews", Review.init), nextCursor: try result.optionalString("nextCursor"))
+    }
+}

@@ -1,0 +1,29 @@
+/// Everything a ``RestaurantClient`` call can fail with.
+public enum RestaurantClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// svcd answered `ok: false`. `code` is the wire code (`"not_found"`, …; see ``WireCode``),
+    /// `message` the plain-English explanation (for people and logs; branch on `code`).
+    case service(code: String, message: String)
+    /// No reply arrived within the timeout, after any automatic retries.
+    case timeout
+    /// The service cannot be reached: no endpoints file, no address for the use case, or the
+    /// address/socket could not be set up.
+    case unavailable(String)
+    /// A reply arrived but is not what the protocol promises (not JSON, wrong shape, wrong id).
+    case malformedReply(String)
+
+    /// The typed wire code of a ``service(code:message:)`` error; `nil` for the other cases.
+    public var wireCode: WireCode? {
+        if case .service(let code, _) = self { return WireCode(code) }
+        return nil
+    }
+
+    /// A one-line description for logs.
+    public var description: String {
+        switch self {
+        case .service(let code, let message): "service error \(code): \(message)"
+        case .timeout: "no reply within the timeout"
+        case .unavailable(let reason): "service unavailable: \(reason)"
+        case .malformedReply(let reason): "malformed reply: \(reason)"
+        }
+    }
+}

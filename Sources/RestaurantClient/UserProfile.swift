@@ -1,0 +1,30 @@
+/// A user's profile as returned by GetUserProfile.
+public struct UserProfile: Sendable, Hashable {
+    /// The user's id.
+    public var id: String
+    /// The display name.
+    public var name: String
+    /// The e-mail address.
+    public var email: String
+    /// `bronze`, `silver` or `gold`, by time since joining.
+    public var membershipTier: String
+    /// Whether a subscription is active now.
+    public var canAccessPremiumContent: Bool
+
+    /// Creates a value (e.g. for test doubles); the client decodes replies itself.
+    public init(id: String, name: String, email: String, membershipTier: String, canAccessPremiumContent: Bool) {
+        self.id = id
+        self.name = name
+        self.email = email
+        self.membershipTier = membershipTier
+        self.canAccessPremiumContent = canAccessPremiumContent
+    }
+
+    init(_ f: Fields) throws(RestaurantClientError) {
+        id = try f.string("id")
+        name = try f.string("name")
+        email = try f.string("email")
+        membershipTier = try f.string("membershipTier")
+        canAccessPremiumContent = try f.bool("canAccessPremiumContent")
+    }
+}
