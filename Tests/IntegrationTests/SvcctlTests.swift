@@ -519,10 +519,7 @@ extension SvcctlTests {
             }
         }
 
-        // svcd's `stats` op is still temporary (in-flight counts only, no requests/errors/latency,
-        // no Prometheus text); enable once it reports the contract's fields.
-        @Test(.disabled("svcd's stats op reports in-flight counts only so far"))
-        func statsCountRequestsErrorsAndLatency() async throws {
+        @Test func statsCountRequestsErrorsAndLatency() async throws {
             try await withSvcd(seed: true) { child in
                 _ = try await child.endpoints()
                 let dataDirectory = child.dataDirectory
@@ -532,8 +529,10 @@ extension SvcctlTests {
                 let stats = try await svcctl(["stats", "--json", "--data-dir", dataDirectory])
                 #expect(stats.status == 0, "\(stats)")
                 let getRestaurant = try json(stats)["useCases"]?["GetRestaurant"]
-                #expect((getRestaurant?["requests"]?.intValue ?? 0) >= 2, "\(stats.stdout)")
-                #expect((getRestaurant?["errors"]?["not_found"]?.intValue ?? 0) >= 1, "\(stats.stdout)")
+                // A fresh svcd: seeding goes through the use cases directly, not the endpoints.
+                #expect(getRestaurant?["requests"]?.intValue == 2, "\(stats.stdout)")
+                #expect(getRestaurant?["errors"] == ["not_found": 1], "\(stats.stdout)")
+                #expect(getRestaurant?["inFlight"]?.intValue == 0)
                 #expect(getRestaurant?["latencyMicros"]?["p99"]?.doubleValue != nil)
                 let table = try await svcctl(["stats", "--data-dir", dataDirectory])
                 let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("GetRestaurant ") })
@@ -541,7 +540,7 @@ extension SvcctlTests {
                 #expect(cells.count >= 8 && (Int(cells[1]) ?? 0) >= 2 && (Int(cells[2]) ?? 0) >= 1, "\(row)")
                 let prometheus = try await svcctl(["stats", "--format", "prometheus", "--data-dir", dataDirectory])
                 #expect(prometheus.status == 0, "\(prometheus)")
-                #expect(prometheus.stdout.contains("GetRestaurant"))
+                #expect(prometheus.stdout.contains(#"svc_requests_total{use_case="GetRestaurant",outcome="not_found"} 1"#), "\(prometheus.stdout)")
             }
         }
 

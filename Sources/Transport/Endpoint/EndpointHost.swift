@@ -57,32 +57,31 @@ actor EndpointHost {
     /// Answers one write on its own (each write task has its own buffer).
     private nonisolated func answer(_ request: InboundRequest) async {
         var writer = JSONWriter(capacity: 512)
-        let body = await reply(to: request, writer: &writer)
-        outbox.push(OutboundReply(envelope: request.envelope, body: body))
+        await outbox.push(reply(to: request, writer: &writer))
     }
 
     /// Handles a batch in arrival order.
     func process(_ batch: [InboundRequest], writer: inout JSONWriter) async {
         for request in batch {
-            let body = await reply(to: request, writer: &writer)
-            outbox.push(OutboundReply(envelope: request.envelope, body: body))
+            await outbox.push(reply(to: request, writer: &writer))
         }
     }
 
-    private nonisolated(nonsending) func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> [UInt8] {
+    private nonisolated(nonsending) func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> OutboundReply {
         let request = inbound.request
         if let deadline = inbound.deadline, EndpointClock.now > deadline {
-            return WireReply.failure(id: request.id, error: WireError(.deadlineExceeded, "the deadline of \(request.deadlineMilliseconds ?? 0) ms passed before the request started; it had no effect"), using: &writer)
+            let error = WireError(.deadlineExceeded, "the deadline of \(request.deadlineMilliseconds ?? 0) ms passed before the request started; it had no effect")
+            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code)
         }
         do {
             let result = try await route.handle(request.params)
-            return WireReply.success(id: request.id, result: result, using: &writer)
+            return OutboundReply(inbound, body: WireReply.success(id: request.id, result: result, using: &writer), outcome: nil)
         } catch {
             let wire = WireError(mapping: error)
             if wire.isInternal {
                 logger.error("use case failed", metadata: ["useCase": "\(route.name.rawValue)", "error": "\(error)"])
             }
-            return WireReply.failure(id: request.id, error: wire, using: &writer)
+            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: wire, using: &writer), outcome: wire.code)
         }
     }
 }

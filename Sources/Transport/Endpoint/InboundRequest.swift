@@ -39,4 +39,24 @@ struct OutboundReply: Sendable {
     let envelope: Envelope
     /// The encoded reply body.
     let body: [UInt8]
+    /// When the socket thread received the request (``EndpointClock``), for the statistics.
+    let receivedAt: Duration
+    /// The reply's error code, `nil` for a success, for the statistics.
+    let outcome: WireErrorCode?
+
+    /// A reply; `receivedAt` and `outcome` matter only where statistics are recorded (the
+    /// use-case endpoints, not the admin endpoint).
+    init(envelope: Envelope, body: [UInt8], receivedAt: Duration = .zero, outcome: WireErrorCode? = nil) {
+        self.envelope = envelope
+        self.body = body
+        self.receivedAt = receivedAt
+        self.outcome = outcome
+    }
+}
+
+extension OutboundReply {
+    /// The reply to `request`.
+    init(_ request: InboundRequest, body: [UInt8], outcome: WireErrorCode?) {
+        self.init(envelope: request.envelope, body: body, receivedAt: request.receivedAt, outcome: outcome)
+    }
 }

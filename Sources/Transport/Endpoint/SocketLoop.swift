@@ -18,6 +18,7 @@ final class SocketLoop {
     private let control: EndpointControl
     private let availability: ServiceAvailability
     private let counters: EndpointCounters
+    private let statistics: StatisticsRecorder
     private let configuration: EndpointConfiguration
     private let deliver: AsyncStream<[InboundRequest]>.Continuation
     private let logger: Logger
@@ -33,7 +34,7 @@ final class SocketLoop {
     init(
         context: ZMQContext, address: String, configuration: EndpointConfiguration, outbox: ReplyOutbox,
         executor: SocketThreadExecutor, control: EndpointControl, availability: ServiceAvailability, counters: EndpointCounters,
-        deliver: AsyncStream<[InboundRequest]>.Continuation, logger: Logger
+        statistics: StatisticsRecorder, deliver: AsyncStream<[InboundRequest]>.Continuation, logger: Logger
     ) throws(ZMQError) {
         let socket = try context.makeSocket(.router)
         do {
@@ -55,6 +56,7 @@ final class SocketLoop {
         self.control = control
         self.availability = availability
         self.counters = counters
+        self.statistics = statistics
         self.configuration = configuration
         self.deliver = deliver
         self.logger = logger
@@ -107,6 +109,8 @@ final class SocketLoop {
     private func flushReplies() {
         outbox.takeAll(into: &replies)
         guard !replies.isEmpty else { return }
+        // Recorded before sending, so a client that has its reply also finds it counted.
+        statistics.record(replies, queuedAt: EndpointClock.now)
         for reply in replies {
             send(envelope: reply.envelope, body: reply.body)
         }
@@ -151,42 +155,43 @@ final class SocketLoop {
         // Everything up to the first empty frame is the routing envelope (a ROUTER adds the
         // peer's id; REQ and well-behaved DEALERs add the empty delimiter).
         guard let delimiter = frames[1..<max(1, count)].firstIndex(where: { $0.isEmpty }) else {
-            reject(Envelope(routingId: frames[0], hops: []), id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
+            reject(Envelope(routingId: frames[0], hops: []), receivedAt: receivedAt, id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
             return nil
         }
         let envelope = Envelope(routingId: frames[0], hops: delimiter > 1 ? Array(frames[1..<delimiter]) : [])
         if info.exceededLimit {
-            reject(envelope, id: nil, WireError(.malformed, "the message exceeds the size limit of \(configuration.maxMessageSize) bytes"))
+            reject(envelope, receivedAt: receivedAt, id: nil, WireError(.malformed, "the message exceeds the size limit of \(configuration.maxMessageSize) bytes"))
             return nil
         }
         let bodyCount = count - delimiter - 1
         guard bodyCount == 1 else {
             let message = bodyCount == 0 ? "the message has no body frame" : "the message has \(bodyCount) body frames; exactly one is expected"
-            reject(envelope, id: nil, WireError(.malformed, message))
+            reject(envelope, receivedAt: receivedAt, id: nil, WireError(.malformed, message))
             return nil
         }
         let request: WireRequest
         do {
             request = try WireRequest.decode(frames[count - 1])
         } catch {
-            reject(envelope, id: error.id, error.error)
+            reject(envelope, receivedAt: receivedAt, id: error.id, error.error)
             return nil
         }
         if control.state != .running || availability.isRefusingRequests {
             let reason = availability.state == .draining ? "the service is draining" : "the service is shutting down"
-            reject(envelope, id: request.id, WireError(.unavailable, "\(reason); the request had no effect, retry later or elsewhere"))
+            reject(envelope, receivedAt: receivedAt, id: request.id, WireError(.unavailable, "\(reason); the request had no effect, retry later or elsewhere"))
             return nil
         }
         if inFlight >= configuration.maxInFlight {
-            reject(envelope, id: request.id, WireError(.overloaded, "too many requests in flight; retry later"))
+            reject(envelope, receivedAt: receivedAt, id: request.id, WireError(.overloaded, "too many requests in flight; retry later"))
             return nil
         }
         let deadline = request.deadlineMilliseconds.map { receivedAt + .milliseconds($0) }
         return InboundRequest(envelope: envelope, request: request, receivedAt: receivedAt, deadline: deadline)
     }
 
-    private func reject(_ envelope: Envelope, id: String?, _ error: WireError) {
+    private func reject(_ envelope: Envelope, receivedAt: Duration, id: String?, _ error: WireError) {
         counters.countRejection()
+        statistics.record(receivedAt: receivedAt, queuedAt: EndpointClock.now, outcome: error.code)
         send(envelope: envelope, body: WireReply.failure(id: id, error: error))
     }
 

@@ -22,6 +22,7 @@ public final class UseCaseEndpoint: Service, Sendable {
     private let outbox: ReplyOutbox
     private let executor: SocketThreadExecutor
     private let control = EndpointControl()
+    private let statisticsRecorder: StatisticsRecorder
     private let host: EndpointHost
     private let requests: AsyncStream<[InboundRequest]>
     private let deliver: AsyncStream<[InboundRequest]>.Continuation
@@ -32,6 +33,7 @@ public final class UseCaseEndpoint: Service, Sendable {
         availability: ServiceAvailability, logger: Logger
     ) throws {
         self.name = route.name
+        self.statisticsRecorder = StatisticsRecorder(useCase: route.name.rawValue)
         self.context = context
         self.address = address
         self.configuration = configuration
@@ -57,7 +59,8 @@ public final class UseCaseEndpoint: Service, Sendable {
                 do {
                     loop = try SocketLoop(
                         context: context, address: address, configuration: configuration, outbox: outbox,
-                        executor: executor, control: control, availability: availability, counters: counters, deliver: deliver, logger: logger
+                        executor: executor, control: control, availability: availability, counters: counters,
+                        statistics: statisticsRecorder, deliver: deliver, logger: logger
                     )
                 } catch {
                     executor.close()
@@ -92,6 +95,17 @@ public final class UseCaseEndpoint: Service, Sendable {
             control.request(.aborting)
             outbox.wake()
         }
+    }
+
+    /// What this endpoint has answered since it was created: requests by outcome (including
+    /// those the transport refused itself), the requests in flight now and latency percentiles.
+    ///
+    /// Safe from any thread at any time: it copies the recorded state under a lock the socket
+    /// thread holds only while it records a batch, and never waits for that thread to be idle.
+    /// A request is counted before its reply is sent, so a client that has its reply finds it
+    /// counted.
+    public func statistics() -> UseCaseStatistics {
+        statisticsRecorder.snapshot(inFlight: counters.inFlight)
     }
 
     /// Closes the socket without serving what is queued; for an endpoint whose `run()` never

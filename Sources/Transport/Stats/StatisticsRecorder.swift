@@ -1,0 +1,122 @@
+import Histogram
+import Metrics
+import Synchronization
+
+/// The statistics of one endpoint: written by its socket thread as replies are queued (one lock
+/// per batch of replies, or per reply the thread answers itself), read from any thread.
+///
+/// A read takes the lock only to copy the state, which is cheap: the histogram's and the counts'
+/// storage are copy-on-write, so the copy is two retains, and the socket thread's next record
+/// pays for the one real copy (about 140 KB) outside the reader's way. The percentiles are
+/// computed after the lock is released, so a reader never holds up the socket thread for longer
+/// than the copy, and never waits for the socket thread to become idle.
+///
+/// Also feeds swift-metrics: a `Counter` "svc_requests_total" per outcome and a `Timer`
+/// "svc_request_duration", all created here once (no-ops unless a `MetricsSystem` is
+/// bootstrapped).
+final class StatisticsRecorder: Sendable {
+    /// Latencies above this (in microseconds) are recorded as this.
+    static let highestTrackableMicros: UInt64 = 60_000_000
+
+    /// The outcome labels, indexed like the counts: `ok` first, then every wire error code.
+    static let outcomeLabels: [String] = ["ok"] + WireErrorCode.allCases.map(\.rawValue)
+    private static let codes = WireErrorCode.allCases
+
+    private struct State {
+        /// Latencies in microseconds (rounded up, at least 1).
+        var histogram = Histogram<UInt64>(
+            lowestDiscernibleValue: 1, highestTrackableValue: StatisticsRecorder.highestTrackableMicros, numberOfSignificantValueDigits: .three
+        )
+        /// Answered requests by outcome index (see ``outcomeLabels``).
+        var counts = [Int](repeating: 0, count: StatisticsRecorder.outcomeLabels.count)
+    }
+
+    private let state = Mutex(State())
+    /// swift-metrics counters, indexed like ``outcomeLabels``.
+    private let requestCounters: [Counter]
+    private let duration: Timer
+
+    /// Creates empty statistics and the metrics of the use case named `useCase`.
+    init(useCase: String) {
+        requestCounters = Self.outcomeLabels.map { outcome in
+            Counter(label: "svc_requests_total", dimensions: [("use_case", useCase), ("outcome", outcome)])
+        }
+        duration = Timer(label: "svc_request_duration", dimensions: [("use_case", useCase)])
+    }
+
+    /// Socket thread: records replies from the host, all queued for sending at `now`.
+    func record(_ replies: [OutboundReply], queuedAt now: Duration) {
+        guard !replies.isEmpty else { return }
+        state.withLock { state in
+            for reply in replies {
+                state.histogram.record(Self.micros(nanoseconds: Self.nanoseconds(now - reply.receivedAt)))
+                state.counts[Self.index(reply.outcome)] += 1
+            }
+        }
+        var succeeded = 0
+        for reply in replies {
+            duration.recordNanoseconds(Self.nanoseconds(now - reply.receivedAt))
+            if let code = reply.outcome {
+                requestCounters[Self.index(code)].increment()
+            } else {
+                succeeded += 1
+            }
+        }
+        if succeeded > 0 {
+            requestCounters[0].increment(by: succeeded)
+        }
+    }
+
+    /// Socket thread: records one request it answered itself (`outcome` is the error code).
+    func record(receivedAt: Duration, queuedAt now: Duration, outcome: WireErrorCode?) {
+        let index = Self.index(outcome)
+        let latency = Self.nanoseconds(now - receivedAt)
+        state.withLock { state in
+            state.histogram.record(Self.micros(nanoseconds: latency))
+            state.counts[index] += 1
+        }
+        duration.recordNanoseconds(latency)
+        requestCounters[index].increment()
+    }
+
+    /// A snapshot, with `inFlight` as given; safe from any thread.
+    func snapshot(inFlight: Int) -> UseCaseStatistics {
+        let copy = state.withLock { $0 }
+        var errors: [String: Int] = [:]
+        for index in 1..<copy.counts.count where copy.counts[index] > 0 {
+            errors[Self.outcomeLabels[index]] = copy.counts[index]
+        }
+        let histogram = copy.histogram
+        let latency = histogram.totalCount == 0 ? LatencySummary.zero : LatencySummary(
+            p50: Double(histogram.valueAtPercentile(50)),
+            p90: Double(histogram.valueAtPercentile(90)),
+            p99: Double(histogram.valueAtPercentile(99)),
+            max: Double(histogram.maxRecorded)
+        )
+        return UseCaseStatistics(requests: copy.counts.reduce(0, +), errors: errors, inFlight: inFlight, latencyMicros: latency)
+    }
+
+    /// The index of an outcome in ``outcomeLabels``: 0 for success.
+    private static func index(_ outcome: WireErrorCode?) -> Int {
+        guard let outcome else { return 0 }
+        return codes.firstIndex(of: outcome)! + 1
+    }
+
+    /// Whole microseconds, rounded up, at least 1 and at most ``highestTrackableMicros``.
+    private static func micros(nanoseconds: Int64) -> UInt64 {
+        let micros = UInt64(max(nanoseconds, 0) / 1000 + (nanoseconds % 1000 > 0 ? 1 : 0))
+        return min(max(micros, 1), highestTrackableMicros)
+    }
+
+    /// Whole nanoseconds, clamped to `0...Int64.max`. Per reply on the socket thread, so it
+    /// avoids `Duration.components` (a 128-bit division) for any latency below 9 s.
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let attoseconds = duration.attoseconds
+        guard attoseconds > 0 else { return 0 }
+        if attoseconds <= Int128(Int64.max) {
+            return Int64(truncatingIfNeeded: attoseconds) / 1_000_000_000
+        }
+        let nanoseconds = attoseconds / 1_000_000_000
+        return nanoseconds > Int128(Int64.max) ? .max : Int64(truncatingIfNeeded: nanoseconds)
+    }
+}

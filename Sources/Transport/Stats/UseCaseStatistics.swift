@@ -1,0 +1,28 @@
+/// What one use-case endpoint has answered since it was created: counts by outcome, the
+/// requests in flight now and the latency distribution. A snapshot; see
+/// `UseCaseEndpoint.statistics()`.
+public struct UseCaseStatistics: Sendable, Hashable {
+    /// Every request the endpoint answered, successfully or not, including those the transport
+    /// answered itself (malformed, overloaded, unavailable, …).
+    public var requests: Int
+    /// The requests answered with an error, by wire error code (`"invalid_input"`,
+    /// `"overloaded"`, `"malformed"`, …); codes never answered are absent.
+    public var errors: [String: Int]
+    /// Requests accepted and not yet answered.
+    public var inFlight: Int
+    /// Latency from receipt on the socket thread to the reply being queued, in microseconds.
+    public var latencyMicros: LatencySummary
+
+    /// Creates statistics from their parts.
+    public init(requests: Int, errors: [String: Int], inFlight: Int, latencyMicros: LatencySummary) {
+        self.requests = requests
+        self.errors = errors
+        self.inFlight = inFlight
+        self.latencyMicros = latencyMicros
+    }
+
+    /// The requests answered successfully: ``requests`` minus every error.
+    public var succeeded: Int {
+        requests - errors.values.reduce(0, +)
+    }
+}
