@@ -133,6 +133,29 @@ private func admin(
         }
     }
 
+    @Test func shutdownAnswersEveryRequestInFlightThenSvcdExitsZero() async throws {
+        try await withSvcd(seed: true) { child in
+            let endpoints = try await child.endpoints()
+            let address = try endpoints.address("RegisterUser")
+            let count = 300
+            // Pipeline writes on one DEALER; ask for the shutdown while they are in flight.
+            async let replies: [Reply] = withClient(.dealer, address, receiveTimeout: 10_000) { client in
+                for index in 0..<count {
+                    try client.send(body: request(id: "w\(index)", params: ["name": "Late", "email": .string("late-\(index)-\(UUID().uuidString.prefix(6))@example.com")]))
+                }
+                return try client.receiveReplies(upTo: count)
+            }
+            let shutdown = try #require(try await admin(endpoints, "shutdown"))
+            #expect(shutdown.result?["state"] == "stopping")
+            let answered = try await replies
+            #expect(answered.count == count, "every request sent before the shutdown gets exactly one reply")
+            #expect(Set(answered.compactMap { $0.id?.stringValue }).count == count)
+            #expect(answered.allSatisfy { $0.ok == true || $0.code == "unavailable" }, "answered, or refused without effect")
+            #expect(await child.waitForExit(timeout: 15), "svcd exits after the shutdown op")
+            #expect(child.exitStatus == 0, "stderr:\n\(child.stderrText)")
+        }
+    }
+
     @Test func shutdownAnswersThenSvcdExitsZero() async throws {
         try await withSvcd(seed: false) { child in
             let endpoints = try await child.endpoints()

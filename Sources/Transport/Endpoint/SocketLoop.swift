@@ -96,7 +96,13 @@ final class SocketLoop {
             flushReplies()
             switch control.state {
             case .running: break
-            case .stopping where inFlight == 0: return
+            case .stopping where inFlight == 0:
+                // Requests already queued on the socket would be dropped at close without a
+                // word: answer them (`unavailable`, no effect) first. Bounded, so a client that
+                // keeps sending cannot hold the endpoint open.
+                var rounds = 0
+                while rounds < 64, receiveBatch() > 0 { rounds += 1 }
+                if inFlight == 0 { return }
             case .stopping: break
             case .aborting: return
             }
@@ -119,8 +125,11 @@ final class SocketLoop {
         replies.removeAll(keepingCapacity: true)
     }
 
-    private func receiveBatch() {
+    /// Takes up to `maxBatch` messages off the socket; returns how many it read.
+    @discardableResult
+    private func receiveBatch() -> Int {
         var batch: [InboundRequest] = []
+        var read = 0
         for _ in 0..<configuration.maxBatch {
             let info: ZMQMessageInfo?
             do {
@@ -132,6 +141,7 @@ final class SocketLoop {
                 break
             }
             guard let info else { break }
+            read += 1
             if let request = accept(info) {
                 // Counted at once, so the bound also holds within one batch.
                 inFlight += 1
@@ -145,6 +155,7 @@ final class SocketLoop {
             counters.setInFlight(inFlight)
             deliver.yield(batch)
         }
+        return read
     }
 
     /// Classifies one received message: returns a request for the host, or answers it here.
