@@ -17,7 +17,7 @@ private enum AdminCredentials: Sendable {
 /// One admin request on a fresh DEALER; `nil` when no reply came within `timeout` ms.
 private func admin(
     _ endpoints: EndpointsFile, _ op: String, _ params: JSONValue = [:], as credentials: AdminCredentials = .localAdmin,
-    timeout: Int32 = 5000
+    timeout: Int32 = 5000, body rawBody: [UInt8]? = nil
 ) async throws -> Reply? {
     let address = try #require(endpoints.raw["admin"]?.stringValue)
     let serverKey = try #require(endpoints.raw["adminServerKey"]?.stringValue)
@@ -33,7 +33,7 @@ private func admin(
     case .plaintext: keyPair = nil
     case .pair(let pair): keyPair = pair
     }
-    let body = JSONValue.object(JSONObject([("v", 1), ("id", .string(op)), ("op", .string(op)), ("params", params)])).encoded()
+    let body = rawBody ?? JSONValue.object(JSONObject([("v", 1), ("id", .string(op)), ("op", .string(op)), ("params", params)])).encoded()
     return try await onThread {
         let context = try ZMQContext()
         defer { context.terminate() }
@@ -115,6 +115,13 @@ private func admin(
             #expect(try await admin(endpoints, "setLogLevel", ["level": "debug"])?.result?["level"] == "debug")
             #expect(try await admin(endpoints, "setLogLevel", ["level": "loud"])?.code == "invalid_input")
             #expect(try await admin(endpoints, "frobnicate")?.code == "invalid_input")
+            // The envelope rules of the use-case endpoints, with the id echoed.
+            let version = try #require(try await admin(endpoints, "status", body: Array(#"{"v":2,"id":"x","op":"status"}"#.utf8)))
+            #expect(version.code == "unsupported_version" && version.id == "x", "\(version)")
+            let noOp = try #require(try await admin(endpoints, "status", body: Array(#"{"v":1,"id":"y","params":{}}"#.utf8)))
+            #expect(noOp.code == "invalid_input" && noOp.id == "y", "\(noOp)")
+            let notJSON = try #require(try await admin(endpoints, "status", body: Array("{oops".utf8)))
+            #expect(notJSON.code == "malformed" && notJSON.id == .null, "\(notJSON)")
         }
     }
 

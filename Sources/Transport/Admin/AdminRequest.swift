@@ -9,36 +9,21 @@ public struct AdminRequest: Sendable {
     /// The caller's correlation id.
     public let id: String?
 
-    /// Decodes a body; throws the contract's error for a malformed one.
-    static func decode(_ body: [UInt8]) throws(WireError) -> AdminRequest {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(body)
-        } catch {
-            throw WireError(.malformed, "the body is not valid UTF-8 JSON: \(error)")
+    /// Decodes a body with the envelope rules of every request (`v`, `id`, `params`,
+    /// `deadlineMs`; see ``WireRequest``), plus a required string `op`.
+    static func decode(_ body: [UInt8]) throws(WireRequest.Rejection) -> AdminRequest {
+        // Typed throws cannot cross withUnsafeBytes' rethrows, so carry the result out.
+        let decoded: Result<(request: WireRequest, members: JSONObject), WireRequest.Rejection> = body.withUnsafeBytes { bytes in
+            do throws(WireRequest.Rejection) { return .success(try WireRequest.decodeEnvelope(bytes)) } catch { return .failure(error) }
         }
-        guard case .object(let object) = value else { throw WireError(.malformed, "the body is not a JSON object") }
-        guard let version = object["v"] else { throw WireError(.malformed, "the member v is missing") }
-        guard version.intValue == 1, version.stringValue == nil else {
-            if version.intValue != nil || version.doubleValue != nil { throw WireError(.unsupportedVersion, "only v 1 is supported") }
-            throw WireError(.malformed, "v must be the number 1")
+        let (request, members) = try decoded.get()
+        guard let op = members["op"]?.stringValue, !op.isEmpty else {
+            throw WireRequest.Rejection(
+                id: request.id,
+                error: WireError(.invalidInput, "op is missing or not a string (one of: \(AdminRequest.operations.joined(separator: ", ")))")
+            )
         }
-        var id: String?
-        if let rawId = object["id"], rawId != .null {
-            guard let text = rawId.stringValue, text.count <= WireRequest.maximumIdLength else {
-                throw WireError(.malformed, "id must be a string of at most \(WireRequest.maximumIdLength) characters")
-            }
-            id = text
-        }
-        guard let op = object["op"]?.stringValue, !op.isEmpty else {
-            throw WireError(.invalidInput, "op is missing or not a string (one of: \(AdminRequest.operations.joined(separator: ", ")))")
-        }
-        var params = JSONObject()
-        if let rawParams = object["params"], rawParams != .null {
-            guard case .object(let given) = rawParams else { throw WireError(.malformed, "params must be an object") }
-            params = given
-        }
-        return AdminRequest(op: op, params: params, id: id)
+        return AdminRequest(op: op, params: members["params"]?.objectValue ?? JSONObject(), id: request.id)
     }
 
     /// The operations of the contract.

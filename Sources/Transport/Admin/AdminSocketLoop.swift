@@ -155,7 +155,7 @@ final class AdminSocketLoop {
                 let request = try AdminRequest.decode(frames[frames.count - 1])
                 deliver.yield((envelope, request))
             } catch {
-                send(OutboundReply(envelope: envelope, body: WireReply.adminFailure(id: nil, error: error)))
+                send(OutboundReply(envelope: envelope, body: WireReply.adminFailure(id: error.id, error: error.error)))
             }
         }
     }

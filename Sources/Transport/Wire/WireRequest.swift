@@ -40,6 +40,12 @@ public struct WireRequest: Sendable {
     /// The general decoder: parses the whole body, then checks each member; every rejection
     /// is worded here.
     static func decodeGeneral(_ body: UnsafeRawBufferPointer) throws(Rejection) -> WireRequest {
+        try decodeEnvelope(body).request
+    }
+
+    /// The general decoder's checks, also returning every member of the body: other request
+    /// kinds (the admin endpoint's `op`) apply the same envelope rules and read more members.
+    static func decodeEnvelope(_ body: UnsafeRawBufferPointer) throws(Rejection) -> (request: WireRequest, members: JSONObject) {
         guard body.count > 0 else {
             throw Rejection(id: nil, error: WireError(.malformed, "the body frame is empty"))
         }
@@ -93,7 +99,7 @@ public struct WireRequest: Sendable {
         default:
             throw Rejection(id: id, error: WireError(.malformed, "deadlineMs must be a non-negative integer"))
         }
-        return WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline)
+        return (WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline), object)
     }
 
     /// Decodes a body held in an array.
