@@ -9,55 +9,11 @@ import ZeroMQ
 import Glibc
 #endif
 
-// MARK: - Locating and running svcctl
-
-/// Finds the `svcctl` executable: `SVCCTL_PATH` if set, otherwise next to the test runner,
-/// the way ``SvcdLocator`` finds svcd.
-enum SvcctlLocator {
-    struct NotFound: Error, CustomStringConvertible {
-        let searched: [String]
-        var description: String {
-            "svcctl executable not found; build it first (`swift build --product svcctl`) or set SVCCTL_PATH. Looked in: "
-                + searched.joined(separator: ", ")
-        }
-    }
-
-    static func path() throws -> String {
-        let files = FileManager.default
-        if let explicit = ProcessInfo.processInfo.environment["SVCCTL_PATH"], !explicit.isEmpty {
-            guard files.isExecutableFile(atPath: explicit) else { throw NotFound(searched: ["SVCCTL_PATH=\(explicit)"]) }
-            return explicit
-        }
-        var starts: [URL] = [Bundle.main.bundleURL]
-        if let executable = Bundle.main.executableURL { starts.append(executable.deletingLastPathComponent()) }
-        if let first = CommandLine.arguments.first {
-            starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
-        }
-        starts.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
-        var searched: [String] = []
-        for start in starts {
-            var directory = start.standardizedFileURL
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("svcctl").path
-                var isDirectory: ObjCBool = false
-                if !searched.contains(candidate) { searched.append(candidate) }
-                if files.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
-                    files.isExecutableFile(atPath: candidate)
-                {
-                    return candidate
-                }
-                let parent = directory.deletingLastPathComponent()
-                if parent.path == directory.path { break }
-                directory = parent
-            }
-        }
-        throw NotFound(searched: searched)
-    }
-}
+// MARK: - Running svcctl
 
 /// Runs svcctl with `arguments` (in `directory` when given), killing it after `timeout` seconds.
 private func svcctl(_ arguments: [String], in directory: String? = nil, timeout seconds: Double = 20) async throws -> ToolOutcome {
-    let executable = try SvcctlLocator.path()
+    let executable = try ExecutableLocator.svcctl()
     guard let directory else { return try await runTool(executable, arguments, timeout: seconds) }
     // runTool has no working-directory parameter: go through /bin/sh to change into it.
     return try await runTool("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", directory, executable] + arguments, timeout: seconds)

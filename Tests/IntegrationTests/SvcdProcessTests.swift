@@ -107,7 +107,7 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
     func svcdRejectsBadFlags(_ bad: BadFlags) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("integration-flags-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let outcome = try await runTool(try SvcdLocator.path(), ["--port-base", "0", "--data-dir", directory] + bad.arguments, timeout: 15)
+        let outcome = try await runTool(try ExecutableLocator.svcd(), ["--port-base", "0", "--data-dir", directory] + bad.arguments, timeout: 15)
         let status = try #require(outcome.status, "svcd \(bad.arguments) did not exit within 15 s")
         #expect(status != 0, "svcd accepted \(bad.arguments)")
         #expect(outcome.stderr.contains(bad.mentions), "stderr should name the flag: \(outcome.stderr)")

@@ -8,21 +8,30 @@ import WireTestSupport
 import Glibc
 #endif
 
-/// Finds the `svcd` executable: `SVCD_PATH` if set, otherwise the build directory that holds
-/// the test runner (`.build/<triple>/debug/`), where `swift build` puts `svcd`.
-enum SvcdLocator {
+/// Finds the project's executables (`svcd`, `svcctl`): the path in an environment variable if set
+/// (`SVCD_PATH`, `SVCCTL_PATH`), otherwise the build directory that holds the test runner
+/// (`.build/<triple>/debug/`), where `swift build` puts them.
+enum ExecutableLocator {
     struct NotFound: Error, CustomStringConvertible {
+        let name: String
+        let variable: String
         let searched: [String]
         var description: String {
-            "svcd executable not found; build it first (`swift build`) or set SVCD_PATH. Looked in: "
+            "\(name) executable not found; build it first (`swift build`) or set \(variable). Looked in: "
                 + searched.joined(separator: ", ")
         }
     }
 
-    static func path() throws -> String {
+    /// The svcd executable.
+    static func svcd() throws -> String { try path(of: "svcd", variable: "SVCD_PATH") }
+
+    /// The svcctl executable.
+    static func svcctl() throws -> String { try path(of: "svcctl", variable: "SVCCTL_PATH") }
+
+    static func path(of name: String, variable: String) throws -> String {
         let files = FileManager.default
-        if let explicit = ProcessInfo.processInfo.environment["SVCD_PATH"], !explicit.isEmpty {
-            guard files.isExecutableFile(atPath: explicit) else { throw NotFound(searched: ["SVCD_PATH=\(explicit)"]) }
+        if let explicit = ProcessInfo.processInfo.environment[variable], !explicit.isEmpty {
+            guard files.isExecutableFile(atPath: explicit) else { throw NotFound(name: name, variable: variable, searched: ["\(variable)=\(explicit)"]) }
             return explicit
         }
         var starts: [URL] = [Bundle.main.bundleURL]
@@ -36,7 +45,7 @@ enum SvcdLocator {
             var directory = start.standardizedFileURL
             // The runner may sit inside a bundle directory (…/debug/X.xctest/…); walk up a little.
             for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("svcd").path
+                let candidate = directory.appendingPathComponent(name).path
                 var isDirectory: ObjCBool = false
                 if !searched.contains(candidate) { searched.append(candidate) }
                 if files.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
@@ -49,7 +58,7 @@ enum SvcdLocator {
                 directory = parent
             }
         }
-        throw NotFound(searched: searched)
+        throw NotFound(name: name, variable: variable, searched: searched)
     }
 }
 
@@ -119,7 +128,7 @@ final class SvcdChild: Sendable {
             throw CocoaError(.fileWriteUnknown)
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try SvcdLocator.path())
+        process.executableURL = URL(fileURLWithPath: try ExecutableLocator.svcd())
         process.arguments = ["--port-base", "0", "--data-dir", dataDirectory] + (seed ? ["--seed-sample"] : []) + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
