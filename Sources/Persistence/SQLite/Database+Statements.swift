@@ -1,3 +1,4 @@
+import Domain
 import GRDB
 
 extension Database {
@@ -14,6 +15,23 @@ extension Database {
     /// A single integer result, e.g. a count.
     func integer(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
         try Int.fetchOne(cachedStatement(sql: sql), arguments: arguments) ?? 0
+    }
+
+    /// Up to `limit` rows of `table` matching `filter`, newest first (`created_at`, then `id`,
+    /// both descending), strictly after the position `after` when given: the one query shape of
+    /// every newest-first listing, served by an index ending in `(created_at, id)`.
+    func newestFirst<Entity>(
+        _ columns: String, from table: String, where filter: String, _ arguments: StatementArguments,
+        after: RecencyKey<Entity>?, limit: Int
+    ) throws -> [Row] {
+        var arguments = arguments
+        var conditions = filter
+        if let after {
+            conditions += " AND (created_at, id) < (?, ?)"
+            arguments += [after.createdAt.millisecondsSinceEpoch, after.id.rawValue]
+        }
+        arguments += [limit]
+        return try rows("SELECT \(columns) FROM \(table) WHERE \(conditions) ORDER BY created_at DESC, id DESC LIMIT ?", arguments)
     }
 
     /// Runs a statement through the connection's statement cache.

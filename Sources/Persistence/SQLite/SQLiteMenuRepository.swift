@@ -89,22 +89,7 @@ public actor SQLiteMenuRepository: MenuRepository, OrderRepository {
     /// A user's orders, newest first, strictly after `after`.
     public func orders(of userId: UserID, after: RecencyKey<Order>?, limit: Int) async throws -> [Order] {
         try await store.read { db in
-            let rows: [Row]
-            if let after {
-                rows = try db.rows(
-                    """
-                    SELECT \(OrderRecord.columns) FROM orders
-                    WHERE user_id = ? AND (created_at, id) < (?, ?)
-                    ORDER BY created_at DESC, id DESC LIMIT ?
-                    """,
-                    [userId.rawValue, after.createdAt.millisecondsSinceEpoch, after.id.rawValue, limit]
-                )
-            } else {
-                rows = try db.rows(
-                    "SELECT \(OrderRecord.columns) FROM orders WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
-                    [userId.rawValue, limit]
-                )
-            }
+            let rows = try db.newestFirst(OrderRecord.columns, from: "orders", where: "user_id = ?", [userId.rawValue], after: after, limit: limit)
             return try OrderRecord.orders(from: rows, db)
         }
     }

@@ -113,15 +113,7 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     /// Listed restaurants, newest first, strictly after `after`.
     public func newest(after: RecencyKey<Restaurant>?, limit: Int) async throws -> [Restaurant] {
         let ids = try await store.read { db in
-            let rows: [Row]
-            if let after {
-                rows = try db.rows(
-                    "SELECT id FROM restaurants WHERE listed = 1 AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?",
-                    [after.createdAt.millisecondsSinceEpoch, after.id.rawValue, limit]
-                )
-            } else {
-                rows = try db.rows("SELECT id FROM restaurants WHERE listed = 1 ORDER BY created_at DESC, id DESC LIMIT ?", [limit])
-            }
+            let rows = try db.newestFirst("id", from: "restaurants", where: "listed = 1", [], after: after, limit: limit)
             return try rows.map { RestaurantID(try $0.decode(atIndex: 0)) }
         }
         return try await restaurants(ids: ids)
@@ -161,22 +153,7 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     /// A restaurant's reviews, newest first, strictly after `after`.
     public func reviews(of restaurantId: RestaurantID, after: RecencyKey<Review>?, limit: Int) async throws -> [Review] {
         try await store.read { db in
-            let rows: [Row]
-            if let after {
-                rows = try db.rows(
-                    """
-                    SELECT \(ReviewRecord.columns) FROM reviews
-                    WHERE restaurant_id = ? AND (created_at, id) < (?, ?)
-                    ORDER BY created_at DESC, id DESC LIMIT ?
-                    """,
-                    [restaurantId.rawValue, after.createdAt.millisecondsSinceEpoch, after.id.rawValue, limit]
-                )
-            } else {
-                rows = try db.rows(
-                    "SELECT \(ReviewRecord.columns) FROM reviews WHERE restaurant_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
-                    [restaurantId.rawValue, limit]
-                )
-            }
+            let rows = try db.newestFirst(ReviewRecord.columns, from: "reviews", where: "restaurant_id = ?", [restaurantId.rawValue], after: after, limit: limit)
             return try rows.map(ReviewRecord.review)
         }
     }
