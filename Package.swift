@@ -61,6 +61,7 @@ let package = Package(
         .executableTarget(name: "svcctl", dependencies: [
             "ZeroMQ", "WireJSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         // Benchmark: the service against a raw libzmq echo, side by side (not a test).
         .executableTarget(name: "svcbench", dependencies: [
@@ -83,6 +84,12 @@ let package = Package(
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON"], path: "Tests/WireTestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireTestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ZeroMQ", "WireJSON", "WireTestSupport", "Persistence", "RestaurantClient"]),
+        // Launching a real svcd child process (and other tools) from tests.
+        .target(name: "SvcdTestSupport", dependencies: ["WireJSON", "WireTestSupport"], path: "Tests/SvcdTestSupport"),
+        .testTarget(name: "IntegrationTests", dependencies: [
+            "ZeroMQ", "WireJSON", "WireTestSupport", "SvcdTestSupport", "Persistence", "RestaurantClient",
+        ]),
+        // The contract's guarantees under load and faults, against real svcd processes.
+        .testTarget(name: "StressTests", dependencies: ["ZeroMQ", "WireJSON", "WireTestSupport", "SvcdTestSupport"]),
     ]
 )

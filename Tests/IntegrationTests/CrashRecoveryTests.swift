@@ -2,6 +2,7 @@ import Foundation
 import Persistence
 import Synchronization
 import Testing
+import SvcdTestSupport
 import WireJSON
 import WireTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import RestaurantClient
 import Synchronization
 import Testing
+import SvcdTestSupport
 import WireJSON
 import ZeroMQ
 

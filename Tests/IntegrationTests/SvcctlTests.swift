@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import SvcdTestSupport
 import WireJSON
 import WireTestSupport
 import ZeroMQ

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SvcdTestSupport
 import WireJSON
 import WireTestSupport
 

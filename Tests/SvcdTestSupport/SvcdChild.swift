@@ -11,24 +11,26 @@ import Glibc
 /// Finds the project's executables (`svcd`, `svcctl`): the path in an environment variable if set
 /// (`SVCD_PATH`, `SVCCTL_PATH`), otherwise the build directory that holds the test runner
 /// (`.build/<triple>/debug/`), where `swift build` puts them.
-enum ExecutableLocator {
-    struct NotFound: Error, CustomStringConvertible {
-        let name: String
-        let variable: String
-        let searched: [String]
-        var description: String {
+public enum ExecutableLocator {
+    /// An executable that could not be found, with the places searched.
+    public struct NotFound: Error, CustomStringConvertible {
+        public let name: String
+        public let variable: String
+        public let searched: [String]
+        public var description: String {
             "\(name) executable not found; build it first (`swift build`) or set \(variable). Looked in: "
                 + searched.joined(separator: ", ")
         }
     }
 
     /// The svcd executable.
-    static func svcd() throws -> String { try path(of: "svcd", variable: "SVCD_PATH") }
+    public static func svcd() throws -> String { try path(of: "svcd", variable: "SVCD_PATH") }
 
     /// The svcctl executable.
-    static func svcctl() throws -> String { try path(of: "svcctl", variable: "SVCCTL_PATH") }
+    public static func svcctl() throws -> String { try path(of: "svcctl", variable: "SVCCTL_PATH") }
 
-    static func path(of name: String, variable: String) throws -> String {
+    /// The executable `name`: `$variable` if set, else next to the test runner.
+    public static func path(of name: String, variable: String) throws -> String {
         let files = FileManager.default
         if let explicit = ProcessInfo.processInfo.environment[variable], !explicit.isEmpty {
             guard files.isExecutableFile(atPath: explicit) else { throw NotFound(name: name, variable: variable, searched: ["\(variable)=\(explicit)"]) }
@@ -63,25 +65,32 @@ enum ExecutableLocator {
 }
 
 /// `endpoints.json` as svcd wrote it, with the use cases in file order.
-struct EndpointsFile: Sendable {
-    let pid: Int
-    let useCaseOrder: [String]
-    let useCases: [String: String]
-    let raw: JSONValue
+public struct EndpointsFile: Sendable {
+    /// svcd's process id.
+    public let pid: Int
+    /// Use-case names in file order.
+    public let useCaseOrder: [String]
+    /// Use-case name → address.
+    public let useCases: [String: String]
+    /// The whole file.
+    public let raw: JSONValue
 
-    func address(_ useCase: String) throws -> String {
+    /// The address of `useCase`, or a test failure.
+    public func address(_ useCase: String) throws -> String {
         try #require(useCases[useCase], "endpoints.json has no address for \(useCase)")
     }
 }
 
 /// One svcd child process with its own temporary data directory, stderr captured to a file.
-final class SvcdChild: Sendable {
+public final class SvcdChild: Sendable {
     // Foundation's Process is not Sendable; the lock makes every use of it exclusive.
     private let process: Mutex<Process>
-    let dataDirectory: String
-    let stderrPath: String
+    /// svcd's data directory.
+    public let dataDirectory: String
+    /// Where svcd's stderr goes.
+    public let stderrPath: String
     /// The temporary directory this child created (removed by `stop()`), if any.
-    let ownedDirectory: String?
+    public let ownedDirectory: String?
 
     private init(process: sending Process, dataDirectory: String, stderrPath: String, ownedDirectory: String?) {
         self.process = Mutex(process)
@@ -90,30 +99,33 @@ final class SvcdChild: Sendable {
         self.ownedDirectory = ownedDirectory
     }
 
-    var pid: Int32 { process.withLock { $0.processIdentifier } }
-    var isRunning: Bool { process.withLock { $0.isRunning } }
+    /// The child's process id.
+    public var pid: Int32 { process.withLock { $0.processIdentifier } }
+    /// Whether the child still runs.
+    public var isRunning: Bool { process.withLock { $0.isRunning } }
 
     /// Whether the child has ended by exiting (not by a signal).
-    var exitedNormally: Bool {
+    public var exitedNormally: Bool {
         process.withLock { !$0.isRunning && $0.terminationReason == .exit }
     }
 
     /// Exit status when the child exited normally, `nil` while running or when a signal killed it.
-    var exitStatus: Int32? {
+    public var exitStatus: Int32? {
         process.withLock { process in
             guard !process.isRunning, process.terminationReason == .exit else { return nil }
             return process.terminationStatus
         }
     }
 
-    var stderrText: String {
+    /// What svcd wrote to stderr so far.
+    public var stderrText: String {
         (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     }
 
     /// Starts `svcd --port-base 0 --data-dir <tmp> [--seed-sample] <arguments>`. With
     /// `dataDirectory`, svcd uses that directory (which outlives the child, e.g. to restart on
     /// the same store) and stderr goes next to it.
-    static func launch(seed: Bool, arguments: [String] = [], dataDirectory existing: String? = nil) throws -> SvcdChild {
+    public static func launch(seed: Bool, arguments: [String] = [], dataDirectory existing: String? = nil) throws -> SvcdChild {
         let files = FileManager.default
         let directory: URL
         if let existing {
@@ -140,7 +152,7 @@ final class SvcdChild: Sendable {
 
     /// Waits (polling, with a deadline) for this child's `endpoints.json` (a file left by a
     /// killed predecessor names another pid) and parses it. Fails early if the child exits first.
-    func endpoints(timeout seconds: Double = 30) async throws -> EndpointsFile {
+    public func endpoints(timeout seconds: Double = 30) async throws -> EndpointsFile {
         let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("endpoints.json").path
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
@@ -172,12 +184,12 @@ final class SvcdChild: Sendable {
     }
 
     /// Sends a signal to the child.
-    func send(signal: Int32) {
+    public func send(signal: Int32) {
         if isRunning { _ = kill(pid, signal) }
     }
 
     /// Polls until the child has exited or `seconds` pass; returns whether it exited.
-    func waitForExit(timeout seconds: Double) async -> Bool {
+    public func waitForExit(timeout seconds: Double) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
         while isRunning {
@@ -189,7 +201,7 @@ final class SvcdChild: Sendable {
 
     /// Stops the child if it still runs: SIGTERM, then SIGKILL after a deadline; removes the
     /// temporary directory.
-    func stop() async {
+    public func stop() async {
         if isRunning {
             send(signal: SIGTERM)
             if !(await waitForExit(timeout: 10)) {
@@ -201,13 +213,14 @@ final class SvcdChild: Sendable {
     }
 }
 
-struct ChildFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// A test-support failure with a message.
+public struct ChildFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Launches svcd, runs `body`, and always stops the child (also when `body` throws).
-func withSvcd<T>(seed: Bool = true, arguments: [String] = [], _ body: (SvcdChild) async throws -> T) async throws -> T {
+public func withSvcd<T>(seed: Bool = true, arguments: [String] = [], _ body: (SvcdChild) async throws -> T) async throws -> T {
     let child = try SvcdChild.launch(seed: seed, arguments: arguments)
     let result: T
     do {
@@ -221,17 +234,18 @@ func withSvcd<T>(seed: Bool = true, arguments: [String] = [], _ body: (SvcdChild
 }
 
 /// One seeded svcd shared by a suite: launched before its tests, stopped after them.
-struct SharedSvcd: SuiteTrait, TestScoping {
-    struct Running: Sendable {
-        let child: SvcdChild
-        let endpoints: EndpointsFile
+public struct SharedSvcd: SuiteTrait, TestScoping {
+    /// The running child and its endpoints.
+    public struct Running: Sendable {
+        public let child: SvcdChild
+        public let endpoints: EndpointsFile
     }
 
     @TaskLocal static var current: Running?
 
-    var isRecursive: Bool { false }
+    public var isRecursive: Bool { false }
 
-    func provideScope(
+    public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         try await withSvcd(seed: true) { child in
@@ -242,12 +256,13 @@ struct SharedSvcd: SuiteTrait, TestScoping {
         }
     }
 
-    static func running() throws -> Running {
+    /// The suite's svcd; fails outside a `.sharedSvcd` suite.
+    public static func running() throws -> Running {
         try #require(current, "the test must run inside a suite with the .sharedSvcd trait")
     }
 }
 
 extension Trait where Self == SharedSvcd {
     /// Runs the suite against one `svcd --seed-sample` child process.
-    static var sharedSvcd: Self { SharedSvcd() }
+    public static var sharedSvcd: Self { SharedSvcd() }
 }
