@@ -75,7 +75,7 @@ public func buildService(
         }
         let operations = AdminOperations(
             availability: availability, endpoints: endpoints, useCaseAddresses: addresses, store: store,
-            logLevel: logLevel, late: late, startedAt: startedAt, logger: logger
+            logLevel: logLevel, late: late, startedAt: startedAt, taxRate: configuration.taxRate, logger: logger
         )
         var adminLogger = logger
         adminLogger[metadataKey: "endpoint"] = "admin"

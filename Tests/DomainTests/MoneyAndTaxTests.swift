@@ -62,6 +62,13 @@ struct TaxRateTests {
         #expect(rate.tax(on: amount) == 99_999_900_000_000_000)
     }
 
+    @Test(arguments: [(80_000, "0.08"), (82_500, "0.0825"), (0, "0"), (1_000_000, "1"), (1, "0.000001"), (500_000, "0.5")])
+    func decimalTextIsTheShortestExactFormAndParsesBack(ppm: Int, text: String) throws {
+        let rate = try #require(TaxRate(partsPerMillion: ppm))
+        #expect(rate.decimalText == text)
+        #expect(TaxRate(decimal: rate.decimalText) == rate)
+    }
+
     @Test func fixedTaxRateAlwaysAnswersItsRate() throws {
         let rate = try #require(TaxRate(decimal: "0.0825"))
         #expect(FixedTaxRate(rate).currentTaxRate() == rate)

@@ -79,6 +79,7 @@ private func localAdminKeys(_ endpoints: EndpointsFile) throws -> ZMQCurveKeyPai
             #expect(status.result?["pid"]?.intValue == Int(child.pid))
             #expect(status.result?["version"]?.stringValue?.isEmpty == false)
             #expect((status.result?["uptimeSeconds"]?.intValue ?? -1) >= 0)
+            #expect(status.result?["taxRate"] == "0.08", "svcd's default tax rate")
         }
     }
 

@@ -22,6 +22,16 @@ public struct TaxRate: Sendable, Hashable {
         self.init(partsPerMillion: wholeValue * 1_000_000 + fractionValue)
     }
 
+    /// The rate as the shortest exact decimal fraction, e.g. "0.08", "0.0825", "0", "1"; what
+    /// ``init(decimal:)`` parses back to the same rate.
+    public var decimalText: String {
+        let whole = partsPerMillion / 1_000_000
+        var fraction = String(partsPerMillion % 1_000_000)
+        fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+        while fraction.last == "0" { fraction.removeLast() }
+        return fraction.isEmpty ? String(whole) : "\(whole).\(fraction)"
+    }
+
     /// The tax on a non-negative amount, rounded half-to-even to the minor unit.
     public func tax(on amount: Int) -> Int {
         precondition(amount >= 0, "tax is computed on non-negative amounts")

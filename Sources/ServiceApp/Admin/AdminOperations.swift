@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Logging
 import Persistence
@@ -17,6 +18,8 @@ struct AdminOperations: Sendable {
     let logLevel: LogLevelControl?
     let late: LateBoundParts
     let startedAt: ContinuousClock.Instant
+    /// The rate new orders are taxed at, reported by `status` so clients can check order totals.
+    let taxRate: TaxRate
     let logger: Logger
 
     /// The service's version, as `status` reports it.
@@ -30,6 +33,7 @@ struct AdminOperations: Sendable {
                 ("version", .string(Self.version)),
                 ("pid", .int(Int(ProcessInfo.processInfo.processIdentifier))),
                 ("uptimeSeconds", .int(Int((ContinuousClock.now - startedAt).components.seconds))),
+                ("taxRate", .string(taxRate.decimalText)),
             ])
         case "endpoints":
             return object([("admin", .string(late.adminAddress)), ("useCases", useCasesObject())])
