@@ -1,0 +1,147 @@
+import Foundation
+import Histogram
+import WireJSON
+
+/// The result of a stress run: the load (throughput, latency, replies by code) and the verdict
+/// on every invariant. Rendered as a table for people or as JSON.
+struct StressReport {
+    /// The run's settings, as JSON.
+    let settings: JSONObject
+    /// Seconds the load ran (first intended send to last reply).
+    let elapsedSeconds: Double
+    let tally: StressTally
+    let late: Int
+    let latency: Histogram<UInt64>
+    let useCases: [(name: String, stats: StressUseCaseStats)]
+    let invariants: [InvariantResult]
+    /// Problems of the clients themselves (e.g. a socket failure), if any.
+    let clientFailures: [String]
+
+    /// Violations over all invariants.
+    var violationCount: Int { invariants.reduce(0) { $0 + $1.violationCount } }
+
+    /// Whether the run is clean: no violation, no unexpected error, no client failure.
+    var isClean: Bool { violationCount == 0 && tally.unexpected == 0 && clientFailures.isEmpty }
+
+    /// Replies per second over the run.
+    var throughput: Double { elapsedSeconds > 0 ? Double(tally.answered) / elapsedSeconds : 0 }
+
+    private static func percentiles(_ histogram: Histogram<UInt64>) -> JSONValue {
+        guard histogram.totalCount > 0 else { return .null }
+        return .object(JSONObject([
+            ("p50", .int(Int(histogram.valueAtPercentile(50)))), ("p90", .int(Int(histogram.valueAtPercentile(90)))),
+            ("p99", .int(Int(histogram.valueAtPercentile(99)))), ("p999", .int(Int(histogram.valueAtPercentile(99.9)))),
+            ("max", .int(Int(histogram.max))),
+        ]))
+    }
+
+    /// The report as one JSON object (`--json`).
+    var json: JSONValue {
+        var useCaseObject = JSONObject()
+        for (name, stats) in useCases {
+            useCaseObject.append(key: name, value: .object(JSONObject([
+                ("sent", .int(stats.sent)), ("ok", .int(stats.ok)),
+                ("errors", .object(JSONObject(stats.errors.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))),
+                ("latencyMicros", Self.percentiles(stats.latency)),
+            ])))
+        }
+        let invariantList: [JSONValue] = invariants.map { result in
+            .object(JSONObject([
+                ("name", .string(result.name)), ("rule", .string(result.rule)), ("checked", .int(result.checked)),
+                ("violations", .int(result.violationCount)), ("details", .array(result.violations.map { .string($0) })),
+            ]))
+        }
+        return .object(JSONObject([
+            ("clean", .bool(isClean)),
+            ("settings", .object(settings)),
+            ("load", .object(JSONObject([
+                ("elapsedSeconds", .double((elapsedSeconds * 1000).rounded() / 1000)),
+                ("sent", .int(tally.sent)), ("answered", .int(tally.answered)),
+                ("throughputPerSecond", .double((throughput * 10).rounded() / 10)),
+                ("ok", .int(tally.ok)), ("expectedRefusals", .int(tally.refused)), ("transientRefusals", .int(tally.transient)),
+                ("unexpectedErrors", .int(tally.unexpected)), ("timeouts", .int(tally.timedOut)), ("lateReplies", .int(late)),
+                ("delayedByOutstandingCap", .int(tally.behind)), ("unsentQueueFull", .int(tally.unsent)),
+            ]))),
+            ("latencyMicros", Self.percentiles(latency)),
+            ("useCases", .object(useCaseObject)),
+            ("invariants", .array(invariantList)),
+            ("violations", .int(violationCount)),
+            ("clientFailures", .array(clientFailures.map { .string($0) })),
+        ]))
+    }
+
+    /// The report for people.
+    var text: String {
+        var lines: [String] = []
+        let latencyLine: String
+        if latency.totalCount > 0 {
+            latencyLine = "p50 \(Self.milliseconds(latency.valueAtPercentile(50)))  p90 \(Self.milliseconds(latency.valueAtPercentile(90)))  "
+                + "p99 \(Self.milliseconds(latency.valueAtPercentile(99)))  p99.9 \(Self.milliseconds(latency.valueAtPercentile(99.9)))  "
+                + "max \(Self.milliseconds(latency.max))"
+        } else {
+            latencyLine = "-"
+        }
+        lines.append(keyValueLines([
+            ("settings", settings.map { "\($0.key)=\(plainText($0.value))" }.joined(separator: " ")),
+            ("requests", "\(Self.grouped(tally.sent)) sent, \(Self.grouped(tally.answered)) answered in \(String(format: "%.1f", elapsedSeconds)) s (\(Self.grouped(Int(throughput.rounded())))/s)"),
+            ("replies", "\(Self.grouped(tally.ok)) ok, \(Self.grouped(tally.refused)) expected refusals, \(Self.grouped(tally.transient)) transient (retryable), \(Self.grouped(tally.unexpected)) unexpected errors"),
+            ("no answer", "\(tally.timedOut) timed out, \(late) answered late; \(tally.behind) sends delayed by the outstanding cap, \(tally.unsent) not sent (queue full)"),
+            ("latency", latencyLine + " (from the intended send time)"),
+        ]))
+        lines.append("")
+        var rows: [[String]] = []
+        for (name, stats) in useCases {
+            let codes = stats.errors.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            let hasLatency = stats.latency.totalCount > 0
+            rows.append([
+                name, Self.grouped(stats.sent), Self.grouped(stats.ok),
+                hasLatency ? Self.milliseconds(stats.latency.valueAtPercentile(50)) : "-",
+                hasLatency ? Self.milliseconds(stats.latency.valueAtPercentile(99)) : "-",
+                hasLatency ? Self.milliseconds(stats.latency.max) : "-",
+                codes,
+            ])
+        }
+        lines.append(renderTable(headers: ["USE CASE", "SENT", "OK", "P50", "P99", "MAX", "ERRORS BY CODE"], rows: rows, rightAligned: [1, 2, 3, 4, 5]))
+        lines.append("")
+        lines.append(renderTable(
+            headers: ["INVARIANT", "CHECKED", "VIOLATIONS", "RULE"],
+            rows: invariants.map { [$0.name, Self.grouped($0.checked), String($0.violationCount), $0.rule] },
+            rightAligned: [1, 2]))
+        for result in invariants where !result.holds {
+            lines.append("")
+            lines.append("\(result.name) violated \(result.violationCount) times:")
+            lines += result.violations.map { "  - \($0)" }
+        }
+        for failure in clientFailures { lines.append("client failure: \(failure)") }
+        lines.append("")
+        if isClean {
+            lines.append("verdict: clean — \(invariants.count) invariants hold, no unexpected errors")
+        } else {
+            var reasons: [String] = []
+            if violationCount > 0 { reasons.append("\(violationCount) invariant violations") }
+            if tally.unexpected > 0 { reasons.append("\(tally.unexpected) unexpected errors") }
+            if !clientFailures.isEmpty { reasons.append("\(clientFailures.count) client failures") }
+            lines.append("verdict: FAILED — " + reasons.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Microseconds as milliseconds for people: `0.42 ms`, `12.3 ms`, `1,204 ms`.
+    static func milliseconds(_ micros: UInt64) -> String {
+        let value = Double(micros) / 1000
+        if value < 10 { return String(format: "%.2f ms", value) }
+        if value < 100 { return String(format: "%.1f ms", value) }
+        return "\(grouped(Int(value.rounded()))) ms"
+    }
+
+    /// `12345` → `12,345`.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(abs(value))
+        var result = ""
+        for (offset, character) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+            result.append(character)
+        }
+        return value < 0 ? "-" + result : result
+    }
+}

@@ -1,0 +1,172 @@
+import WireJSON
+
+/// Generates a client's requests from the mix and the fixture, with deliberate hot keys so the
+/// invariants are raced on single rows: user 0's favourites, own restaurant 0's reviews, item 0's
+/// stock and a handful of contested email addresses.
+struct StressWorkload {
+    let fixture: StressFixture
+    let mix: StressMix
+    var random: StressRandom
+    private let clientIndex: Int
+    private var serial = 0
+
+    init(fixture: StressFixture, mix: StressMix, seed: UInt64, clientIndex: Int) {
+        self.fixture = fixture
+        self.mix = mix
+        self.random = StressRandom(seed: seed ^ (UInt64(clientIndex) &* 0x9E37_79B9_7F4A_7C15))
+        self.clientIndex = clientIndex
+    }
+
+    /// The use cases a mix may send to.
+    static func useCases(for mix: StressMix) -> [String] {
+        var names: [String] = []
+        if mix.includes(.read) {
+            names += [
+                "GetRestaurant", "ListRestaurants", "SearchRestaurants", "GetReviews", "GetMenu", "LoadFeed",
+                "CalculateRestaurantScore", "GetUserProfile", "GetFavoriteRestaurants", "ListOrders",
+            ]
+        }
+        if mix.includes(.favorite) { names += ["SaveFavoriteRestaurant", "RemoveFavoriteRestaurant"] }
+        if mix.includes(.review) { names.append("AddReview") }
+        if mix.includes(.order) { names.append("PlaceOrder") }
+        if mix.includes(.restock) { names.append("RestockMenuItem") }
+        if mix.includes(.register) { names.append("RegisterUser") }
+        return names
+    }
+
+    /// The next request.
+    mutating func next() -> StressRequest {
+        switch mix.pick(random.next()) {
+        case .read: read()
+        case .favorite: favorite()
+        case .review: review()
+        case .order: order()
+        case .restock: restock()
+        case .register: register()
+        }
+    }
+
+    private mutating func anyRestaurant() -> String {
+        fixture.restaurantIds[random.index(fixture.restaurantIds.count)]
+    }
+
+    private mutating func anyUser() -> (index: Int, id: String) {
+        let index = random.index(fixture.users.count)
+        return (index, fixture.users[index])
+    }
+
+    private mutating func read() -> StressRequest {
+        switch random.index(10) {
+        case 0:
+            var params: JSONObject = ["restaurantId": .string(anyRestaurant())]
+            if random.chance(50) { params.append(key: "userId", value: .string(anyUser().id)) }
+            return StressRequest(useCase: "GetRestaurant", params: params, effect: .read(.restaurant))
+        case 1:
+            var params: JSONObject = ["limit": .int(1 + random.index(50))]
+            if !fixture.cuisines.isEmpty, random.chance(50) {
+                params.append(key: "cuisine", value: .string(fixture.cuisines[random.index(fixture.cuisines.count)]))
+            }
+            if random.chance(30) { params.append(key: "minRating", value: .double(Double(random.index(9)) / 2)) }
+            if random.chance(30) { params.append(key: "maxPriceLevel", value: .int(1 + random.index(4))) }
+            return StressRequest(useCase: "ListRestaurants", params: params, effect: .read(.none))
+        case 2:
+            let query = fixture.searchTerms[random.index(fixture.searchTerms.count)]
+            return StressRequest(useCase: "SearchRestaurants", params: ["query": .string(query), "limit": 20], effect: .read(.none))
+        case 3:
+            return StressRequest(useCase: "GetReviews", params: ["restaurantId": .string(anyRestaurant()), "limit": 20], effect: .read(.none))
+        case 4:
+            let restaurant = random.chance(60) ? fixture.ownRestaurants[random.index(fixture.ownRestaurants.count)] : anyRestaurant()
+            return StressRequest(useCase: "GetMenu", params: ["restaurantId": .string(restaurant)], effect: .read(.menu))
+        case 5:
+            return StressRequest(useCase: "LoadFeed", params: ["limit": .int(1 + random.index(30))], effect: .read(.none))
+        case 6:
+            return StressRequest(useCase: "CalculateRestaurantScore", params: ["restaurantId": .string(anyRestaurant())], effect: .read(.none))
+        case 7:
+            return StressRequest(useCase: "GetUserProfile", params: ["userId": .string(anyUser().id)], effect: .read(.none))
+        case 8:
+            return StressRequest(useCase: "GetFavoriteRestaurants", params: ["userId": .string(anyUser().id)], effect: .read(.favorites))
+        default:
+            return StressRequest(useCase: "ListOrders", params: ["userId": .string(anyUser().id), "limit": 20], effect: .read(.none))
+        }
+    }
+
+    private mutating func favorite() -> StressRequest {
+        // One user in five saves is the hot user 0, so its cap is raced from every client.
+        let user = random.chance(20) ? (index: 0, id: fixture.users[0]) : anyUser()
+        let restaurant = anyRestaurant()
+        let params: JSONObject = ["userId": .string(user.id), "restaurantId": .string(restaurant)]
+        if !StressFixture.isSaveOnly(userIndex: user.index), random.chance(35) {
+            return StressRequest(useCase: "RemoveFavoriteRestaurant", params: params, effect: .removeFavorite(user: user.index))
+        }
+        return StressRequest(useCase: "SaveFavoriteRestaurant", params: params, effect: .saveFavorite(user: user.index, restaurant: restaurant))
+    }
+
+    private mutating func review() -> StressRequest {
+        let restaurant: String
+        switch random.index(10) {
+        case 0..<4: restaurant = fixture.ownRestaurants[0]
+        case 4..<6: restaurant = fixture.ownRestaurants[random.index(fixture.ownRestaurants.count)]
+        default: restaurant = anyRestaurant()
+        }
+        serial += 1
+        let params: JSONObject = [
+            "userId": .string(anyUser().id), "restaurantId": .string(restaurant), "rating": .int(1 + random.index(5)),
+            "text": .string("stress \(fixture.tag) c\(clientIndex) #\(serial)"),
+        ]
+        return StressRequest(useCase: "AddReview", params: params, effect: .review(restaurant: restaurant))
+    }
+
+    private mutating func order() -> StressRequest {
+        let menu: [Int]
+        // Half of the orders include item 0 of restaurant 0: one hot row of stock.
+        if random.chance(50) {
+            menu = fixture.itemsByRestaurant[0]
+        } else {
+            menu = fixture.itemsByRestaurant[random.index(fixture.itemsByRestaurant.count)]
+        }
+        var chosen: [Int] = []
+        if menu.first == 0, random.chance(70) { chosen.append(0) }
+        let lineCount = 1 + random.index(min(3, menu.count))
+        while chosen.count < lineCount {
+            let candidate = menu[random.index(menu.count)]
+            if !chosen.contains(candidate) { chosen.append(candidate) }
+        }
+        var lines: [JSONValue] = []
+        var subtotal = 0
+        for item in chosen {
+            let quantity = 1 + random.index(3)
+            subtotal += quantity * fixture.items[item].priceCents
+            lines.append(["itemId": .string(fixture.items[item].id), "quantity": .int(quantity)])
+        }
+        let user = anyUser()
+        var params: JSONObject = [
+            "userId": .string(user.id), "items": .array(lines),
+            "deliveryAddress": .string("\(1 + random.index(999)) Stress Way, Springfield"),
+        ]
+        // Discounts keep subtotal − discount ≥ 1000, so the minimum-order rule never refuses.
+        if random.chance(25), subtotal > 1000 {
+            params.append(key: "discountCents", value: .int(random.index(min(subtotal - 1000, 500) + 1)))
+        }
+        return StressRequest(useCase: "PlaceOrder", params: params, effect: .order)
+    }
+
+    private mutating func restock() -> StressRequest {
+        let item = random.chance(30) ? 0 : random.index(fixture.items.count)
+        let quantity = 1 + random.index(10)
+        return StressRequest(
+            useCase: "RestockMenuItem", params: ["itemId": .string(fixture.items[item].id), "quantity": .int(quantity)],
+            effect: .restock(item: item, quantity: quantity))
+    }
+
+    private mutating func register() -> StressRequest {
+        let email = random.index(fixture.contestedEmails.count)
+        // The same address in a random mix of upper and lower case: uniqueness is case-insensitive.
+        var address = ""
+        for character in fixture.contestedEmails[email] {
+            address += random.chance(50) ? character.uppercased() : String(character)
+        }
+        return StressRequest(
+            useCase: "RegisterUser", params: ["name": .string("Contender \(clientIndex)"), "email": .string(address)],
+            effect: .register(email: email, address: address))
+    }
+}
