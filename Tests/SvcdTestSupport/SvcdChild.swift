@@ -122,10 +122,10 @@ public final class SvcdChild: Sendable {
         (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     }
 
-    /// Starts `svcd --port-base 0 --data-dir <tmp> [--seed-sample] <arguments>`. With
+    /// Starts `svcd --port-base <portBase, default 0: ephemeral> --data-dir <tmp> [--seed-sample] <arguments>`. With
     /// `dataDirectory`, svcd uses that directory (which outlives the child, e.g. to restart on
     /// the same store) and stderr goes next to it.
-    public static func launch(seed: Bool, arguments: [String] = [], dataDirectory existing: String? = nil) throws -> SvcdChild {
+    public static func launch(seed: Bool, arguments: [String] = [], dataDirectory existing: String? = nil, portBase: Int = 0) throws -> SvcdChild {
         let files = FileManager.default
         let directory: URL
         if let existing {
@@ -141,7 +141,7 @@ public final class SvcdChild: Sendable {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try ExecutableLocator.svcd())
-        process.arguments = ["--port-base", "0", "--data-dir", dataDirectory] + (seed ? ["--seed-sample"] : []) + arguments
+        process.arguments = ["--port-base", String(portBase), "--data-dir", dataDirectory] + (seed ? ["--seed-sample"] : []) + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = stderr
