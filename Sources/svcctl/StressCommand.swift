@@ -193,10 +193,13 @@ struct StressCommand: ParsableCommand {
         for outcome in outcomes.all() {
             result.tally += outcome.tally
             result.ledger.merge(outcome.ledger)
-            result.latency.add(outcome.latency)
             result.late += outcome.late
             if let failure = outcome.failure { result.failures.append(failure) }
             for (name, stats) in outcome.useCases { perUseCase[name, default: StressUseCaseStats()].merge(stats) }
+        }
+        for (name, histogram) in progress.latencies() {
+            perUseCase[name, default: StressUseCaseStats()].latency = histogram
+            result.latency.add(histogram)
         }
         let order = StressWorkload.useCases(for: mix)
         result.useCases = perUseCase.sorted { (order.firstIndex(of: $0.key) ?? .max, $0.key) < (order.firstIndex(of: $1.key) ?? .max, $1.key) }

@@ -37,8 +37,8 @@ struct ProgressLine {
         }
         lastSent.printedAt = second
         let latency = recent.totalCount > 0
-            ? "p50 \(StressReport.milliseconds(recent.valueAtPercentile(50))) p99 \(StressReport.milliseconds(recent.valueAtPercentile(99)))"
-            : "p99 -"
+            ? "last 1s p50 \(StressReport.milliseconds(recent.valueAtPercentile(50))) p99 \(StressReport.milliseconds(recent.valueAtPercentile(99)))"
+            : "last 1s p99 -"
         let phase = elapsed <= totalSeconds ? "\(min(second, Int(totalSeconds)))s/\(Int(totalSeconds.rounded(.up)))s" : "draining"
         let text = "[\(phase)] sent \(StressReport.grouped(tally.sent)) (\(StressReport.grouped(rate))/s) ok \(StressReport.grouped(tally.ok)) "
             + "refused \(StressReport.grouped(tally.refused)) transient \(tally.transient) errors \(tally.unexpected) "

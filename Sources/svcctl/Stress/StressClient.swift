@@ -10,14 +10,14 @@ struct StressUseCaseStats: Sendable {
     var ok = 0
     /// Error replies by code, plus `timeout` for requests never answered.
     var errors: [String: Int] = [:]
-    /// Latency from the intended send time, in microseconds.
+    /// Latency from the intended send time, in microseconds (filled in from ``StressProgress``).
     var latency = makeLatencyHistogram()
 
+    /// Adds `other`'s counts (latencies are kept centrally, see ``StressProgress``).
     mutating func merge(_ other: StressUseCaseStats) {
         sent += other.sent
         ok += other.ok
         errors.merge(other.errors, uniquingKeysWith: +)
-        latency.add(other.latency)
     }
 }
 
@@ -26,7 +26,6 @@ struct StressClientOutcome: Sendable {
     var tally = StressTally()
     var ledger = StressLedger()
     var useCases: [String: StressUseCaseStats] = [:]
-    var latency = makeLatencyHistogram()
     /// Replies that came after their request had timed out.
     var late = 0
     /// Why the client stopped early, if it did.
@@ -102,7 +101,9 @@ struct StressClient {
         var lastDelayedSlot = -1
         var frames: [[UInt8]] = []
         var delta = StressTally()
-        var recent = makeLatencyHistogram()
+        // Latencies since the last report; the histograms live in `progress`, once for all
+        // clients, so memory does not grow with the number of clients.
+        var samples: [LatencySample] = []
         var lastPublish = monotonicNanoseconds()
         var lastExpiryScan = lastPublish
         let idPrefix = "c\(plan.index)-"
@@ -131,10 +132,7 @@ struct StressClient {
                 return
             }
             delta.answered += 1
-            let micros = max(1, (now &- entry.intended) / 1000)
-            _ = outcome.latency.record(micros)
-            _ = recent.record(micros)
-            _ = outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].latency.record(micros)
+            samples.append(LatencySample(useCase: entry.request.useCase, micros: max(1, (now &- entry.intended) / 1000)))
             if reply["ok"]?.boolValue == true {
                 delta.ok += 1
                 outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].ok += 1
@@ -198,10 +196,10 @@ struct StressClient {
                 }
             }
             if now - lastPublish >= 250_000_000 {
-                progress.publish(client: plan.index, delta: delta, inFlight: pending.count, latencies: recent)
+                progress.publish(client: plan.index, delta: delta, inFlight: pending.count, samples: samples)
                 outcome.tally += delta
                 delta = StressTally()
-                recent.reset()
+                samples.removeAll(keepingCapacity: true)
                 lastPublish = now
             }
             if now >= plan.endNanoseconds && (pending.isEmpty || now >= drainEnd) { break }
@@ -235,7 +233,7 @@ struct StressClient {
             entry.request.recordUnknown(in: &outcome.ledger)
             outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].errors["timeout", default: 0] += 1
         }
-        progress.publish(client: plan.index, delta: delta, inFlight: 0, latencies: recent)
+        progress.publish(client: plan.index, delta: delta, inFlight: 0, samples: samples)
         outcome.tally += delta
         return outcome
     }

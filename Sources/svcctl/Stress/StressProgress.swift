@@ -1,13 +1,23 @@
 import Histogram
 import Synchronization
 
-/// What the clients report while they run, for the live progress line: each client publishes
-/// the counts and latencies since its last report about twice a second.
+/// One reply's latency, from the intended send time.
+struct LatencySample: Sendable {
+    /// The use case it went to.
+    let useCase: String
+    /// Microseconds.
+    let micros: UInt64
+}
+
+/// What the clients report while they run: each client publishes its counts and latency samples
+/// about four times a second. The latency histograms (per use case, and the last interval's for
+/// the live progress line) exist once here rather than per client.
 final class StressProgress: Sendable {
     private struct State {
         var tally = StressTally()
         var inFlight: [Int]
         var recent = makeLatencyHistogram()
+        var byUseCase: [String: Histogram<UInt64>] = [:]
     }
 
     private let state: Mutex<State>
@@ -17,11 +27,15 @@ final class StressProgress: Sendable {
     }
 
     /// Adds a client's counts and latencies since its last report.
-    func publish(client: Int, delta: StressTally, inFlight: Int, latencies: Histogram<UInt64>) {
+    func publish(client: Int, delta: StressTally, inFlight: Int, samples: [LatencySample]) {
         state.withLock { state in
             state.tally += delta
             state.inFlight[client] = inFlight
-            state.recent.add(latencies)
+            for sample in samples {
+                let micros = min(sample.micros, latencyCeilingMicros)
+                _ = state.recent.record(micros)
+                _ = state.byUseCase[sample.useCase, default: makeLatencyHistogram()].record(micros)
+            }
         }
     }
 
@@ -33,5 +47,10 @@ final class StressProgress: Sendable {
             state.recent.reset()
             return (state.tally, state.inFlight.reduce(0, +), recent)
         }
+    }
+
+    /// Every latency recorded, per use case.
+    func latencies() -> [String: Histogram<UInt64>] {
+        state.withLock { $0.byUseCase }
     }
 }

@@ -34,7 +34,10 @@ struct StressTally: Sendable {
     }
 }
 
-/// A latency histogram in microseconds, 1 µs to 1 hour, three significant digits.
+/// The largest latency a histogram tracks: one hour (longer ones are recorded as one hour).
+let latencyCeilingMicros: UInt64 = 3_600_000_000
+
+/// A latency histogram in microseconds, 1 µs to ``latencyCeilingMicros``, three significant digits.
 func makeLatencyHistogram() -> Histogram<UInt64> {
-    Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: latencyCeilingMicros, numberOfSignificantValueDigits: .three)
 }
