@@ -200,21 +200,37 @@ import Glibc
         return rows
     }
 
-    /// One request per params on one pipelined DEALER; results keyed by the first param's value.
-    private func callAll(_ endpoints: EndpointsFile, _ useCase: String, _ paramsList: [JSONValue]) async throws -> [String: JSONValue] {
+    /// One request per params on one pipelined DEALER, at most `window` in flight (the endpoint
+    /// answers `overloaded` beyond its in-flight bound, which a growing ledger would reach);
+    /// results keyed by the first param's value. A reply that is not ok is recorded as an issue.
+    private func callAll(_ endpoints: EndpointsFile, _ useCase: String, _ paramsList: [JSONValue], window: Int = 256) async throws -> [String: JSONValue] {
         let address = try endpoints.address(useCase)
         let replies = try await withClient(.dealer, address, receiveTimeout: 10_000) { client -> [Reply] in
-            for (index, params) in paramsList.enumerated() {
-                try client.send(body: request(id: String(index), params: params))
+            var replies: [Reply] = []
+            var sent = 0
+            while sent < min(window, paramsList.count) {
+                try client.send(body: request(id: String(sent), params: paramsList[sent]))
+                sent += 1
             }
-            return try client.receiveReplies(upTo: paramsList.count)
+            while replies.count < paramsList.count, let reply = try client.receiveReply() {
+                replies.append(reply)
+                if sent < paramsList.count {
+                    try client.send(body: request(id: String(sent), params: paramsList[sent]))
+                    sent += 1
+                }
+            }
+            return replies
         }
         #expect(replies.count == paramsList.count, "\(useCase): every request answered")
         var results: [String: JSONValue] = [:]
         for reply in replies {
             guard let index = reply.id?.stringValue.flatMap(Int.init), paramsList.indices.contains(index),
                   let key = paramsList[index].objectValue?.first?.value.stringValue else { continue }
-            if reply.ok == true { results[key] = reply.result }
+            if reply.ok == true {
+                results[key] = reply.result
+            } else {
+                Issue.record("\(useCase) for \(key) answered \(reply)")
+            }
         }
         return results
     }
