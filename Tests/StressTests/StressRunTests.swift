@@ -71,6 +71,23 @@ struct StressRunTests {
         }
     }
 
+    @Test(arguments: [
+        ["--mix", "read=1,teleport=2"], ["--mix", "read=0"], ["--duration", "0s"], ["--duration", "soon"], ["--rate", "0"],
+        ["--clients", "0"], ["--users", "1"], ["--tax-rate", "8%"],
+    ])
+    func stressRefusesBadArgumentsAsUsageErrors(_ arguments: [String]) async throws {
+        let outcome = try await runTool(try ExecutableLocator.svcctl(), ["stress", "--data-dir", "/nonexistent"] + arguments, timeout: 30)
+        #expect(outcome.status == 64, "stderr: \(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test func stressWithoutARunningServiceExitsUnavailable() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stress-absent-\(UUID().uuidString)").path
+        let outcome = try await runTool(try ExecutableLocator.svcctl(), ["stress", "--data-dir", directory, "--duration", "1s"], timeout: 30)
+        #expect(outcome.status == 69, "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("not running"))
+    }
+
     /// Kill -9 svcd under the stress load and start it again on the same store and ports: writes
     /// acknowledged before the kill are all there, so the run still ends clean.
     @Test func stressAcrossAKillAndRestartOnTheSameStoreFindsNoViolation() async throws {
