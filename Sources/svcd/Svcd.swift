@@ -34,6 +34,9 @@ struct Svcd: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Option(name: .long, help: "Requests each use case may have taken and not yet answered; beyond that, requests are answered overloaded at once.")
+    var maxInFlight: Int = ServiceConfiguration().maxInFlight
+
     func validate() throws {
         guard TaxRate(decimal: taxRate) != nil else {
             throw ValidationError("--tax-rate must be a decimal fraction between 0 and 1 with at most 6 decimals, e.g. 0.08")
@@ -46,6 +49,9 @@ struct Svcd: AsyncParsableCommand {
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard (1...1_000_000).contains(maxInFlight) else {
+            throw ValidationError("--max-in-flight must be between 1 and 1000000")
         }
     }
 
@@ -60,6 +66,7 @@ struct Svcd: AsyncParsableCommand {
         configuration.seedSample = seedSample
         configuration.store = ServiceConfiguration.StoreKind(rawValue: store) ?? .sqlite
         configuration.taxRate = TaxRate(decimal: taxRate)!
+        configuration.maxInFlight = maxInFlight
         let logger = Logger(label: "svcd")
         let service = try await buildService(configuration: configuration, logger: logger, logLevel: levelControl)
         try await service.run()

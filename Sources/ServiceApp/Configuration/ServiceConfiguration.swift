@@ -20,6 +20,13 @@ public struct ServiceConfiguration: Sendable {
     /// Per-endpoint limits and socket settings.
     public var endpoint = EndpointConfiguration()
 
+    /// Requests each use-case endpoint accepts and has not yet answered; beyond it the reply is
+    /// `overloaded` (``EndpointConfiguration/maxInFlight``).
+    public var maxInFlight: Int {
+        get { endpoint.maxInFlight }
+        set { endpoint.maxInFlight = newValue }
+    }
+
     /// Where the service keeps its data.
     public enum StoreKind: String, Sendable, CaseIterable {
         /// `DATA_DIR/store.sqlite`: durable; the default.
