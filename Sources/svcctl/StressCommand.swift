@@ -87,7 +87,9 @@ struct StressCommand: ParsableCommand {
                 addresses[useCase] = try endpoints.address(ofUseCase: useCase)
             }
 
-            let caller = try BatchCaller(endpoints: endpoints, timeoutMilliseconds: options.timeoutMilliseconds)
+            // Set-up and checks are reads and writes that must all be answered; they wait at least
+            // 30 s per answer, so a service still digesting the load is not mistaken for a dead one.
+            let caller = try BatchCaller(endpoints: endpoints, timeoutMilliseconds: max(options.timeoutMilliseconds, 30_000))
             note("setting up: run \(tag), \(users) users, \(StressFixture.ownRestaurantCount) restaurants with "
                 + "\(StressFixture.ownRestaurantCount * StressFixture.itemsPerRestaurant) menu items")
             let fixture = try StressFixture.prepare(caller: caller, tag: tag, userCount: users, taxPartsPerMillion: taxPartsPerMillion)

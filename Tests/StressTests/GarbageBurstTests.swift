@@ -536,59 +536,61 @@ private func contractProblem(_ reply: Reply) -> String? {
     return nil
 }
 
-/// A burst of garbage from many sockets at once against a real `svcd --seed-sample`: ZeroMQ
-/// DEALER and REQ sockets and raw TCP connections, each on its own thread, across all 22
-/// use-case endpoints. Every well-framed piece of garbage gets the contract's error, svcd keeps
-/// running, logs no internal failure, and every endpoint then answers a valid request with ok.
-@Suite(.timeLimit(.minutes(2)))
-struct GarbageBurstTests {
-    @Test func garbageFromManySocketsAtOnceLeavesEveryEndpointAnswering() async throws {
-        try await withSvcd(seed: true) { child in
-            let endpoints = try await child.endpoints()
-            #expect(endpoints.useCaseOrder.count == burstUseCases.count)
-            let senders = try (0..<88).map { index in
-                let useCase = burstUseCases[index % burstUseCases.count]
-                // 88 = 4 × 22 senders; with 7 kinds, each endpoint gets 4 different kinds.
-                return GarbageSender(
-                    index: index, kind: GarbageKind.allCases[index % GarbageKind.allCases.count], useCase: useCase.name,
-                    typedField: useCase.typedField, address: try endpoints.address(useCase.name)
-                )
-            }
-            let gate = StartGate(parties: senders.count)
-            let clock = ContinuousClock()
-            let started = clock.now
-            let reports = try await withThrowingTaskGroup(of: SenderReport.self) { group in
-                for sender in senders {
-                    group.addTask { try await onThread { try sender.run(gate) } }
+extension StressSuite {
+    /// A burst of garbage from many sockets at once against a real `svcd --seed-sample`: ZeroMQ
+    /// DEALER and REQ sockets and raw TCP connections, each on its own thread, across all 22
+    /// use-case endpoints. Every well-framed piece of garbage gets the contract's error, svcd keeps
+    /// running, logs no internal failure, and every endpoint then answers a valid request with ok.
+    @Suite(.timeLimit(.minutes(2)))
+    struct GarbageBurstTests {
+        @Test func garbageFromManySocketsAtOnceLeavesEveryEndpointAnswering() async throws {
+            try await withSvcd(seed: true) { child in
+                let endpoints = try await child.endpoints()
+                #expect(endpoints.useCaseOrder.count == burstUseCases.count)
+                let senders = try (0..<88).map { index in
+                    let useCase = burstUseCases[index % burstUseCases.count]
+                    // 88 = 4 × 22 senders; with 7 kinds, each endpoint gets 4 different kinds.
+                    return GarbageSender(
+                        index: index, kind: GarbageKind.allCases[index % GarbageKind.allCases.count], useCase: useCase.name,
+                        typedField: useCase.typedField, address: try endpoints.address(useCase.name)
+                    )
                 }
-                return try await group.reduce(into: [SenderReport]()) { $0.append($1) }
-            }
-            let burst = clock.now - started
+                let gate = StartGate(parties: senders.count)
+                let clock = ContinuousClock()
+                let started = clock.now
+                let reports = try await withThrowingTaskGroup(of: SenderReport.self) { group in
+                    for sender in senders {
+                        group.addTask { try await onThread { try sender.run(gate) } }
+                    }
+                    return try await group.reduce(into: [SenderReport]()) { $0.append($1) }
+                }
+                let burst = clock.now - started
 
-            #expect(child.isRunning, "svcd is gone after the garbage burst; stderr:\n\(child.stderrText.suffix(2000))")
-            let problems = reports.flatMap(\.problems)
-            #expect(problems.isEmpty, "\(problems.count) problems, first: \(problems.prefix(5))")
-            let answerable = reports.map(\.answerable).reduce(0, +)
-            let answered = reports.map(\.answered).reduce(0, +)
-            #expect(answered == answerable, "\(answered) of \(answerable) well-framed garbage messages answered")
-            for kind in GarbageKind.allCases {
-                #expect(reports.contains { $0.kind == kind }, "no sender of kind \(kind)")
-            }
+                #expect(child.isRunning, "svcd is gone after the garbage burst; stderr:\n\(child.stderrText.suffix(2000))")
+                let problems = reports.flatMap(\.problems)
+                #expect(problems.isEmpty, "\(problems.count) problems, first: \(problems.prefix(5))")
+                let answerable = reports.map(\.answerable).reduce(0, +)
+                let answered = reports.map(\.answered).reduce(0, +)
+                #expect(answered == answerable, "\(answered) of \(answerable) well-framed garbage messages answered")
+                for kind in GarbageKind.allCases {
+                    #expect(reports.contains { $0.kind == kind }, "no sender of kind \(kind)")
+                }
 
-            // Afterwards every endpoint serves a valid request.
-            for useCase in burstUseCases {
-                let reply = try await call(try endpoints.address(useCase.name), validRequest(useCase.name), receiveTimeout: 15_000)
-                #expect(reply.ok == true && reply.id == "after-burst", "\(useCase.name) after the burst: \(reply)")
-            }
-            #expect(child.isRunning)
-            let log = child.stderrText
-            #expect(!log.contains("use case failed") && !log.contains("Fatal error"), "svcd logged an internal failure:\n\(log.suffix(2000))")
+                // Afterwards every endpoint serves a valid request.
+                for useCase in burstUseCases {
+                    let reply = try await call(try endpoints.address(useCase.name), validRequest(useCase.name), receiveTimeout: 15_000)
+                    #expect(reply.ok == true && reply.id == "after-burst", "\(useCase.name) after the burst: \(reply)")
+                }
+                #expect(child.isRunning)
+                let log = child.stderrText
+                #expect(!log.contains("use case failed") && !log.contains("Fatal error"), "svcd logged an internal failure:\n\(log.suffix(2000))")
 
-            let raw = reports.map(\.unanswerable).reduce(0, +)
-            let bytes = reports.map(\.bytesSent).reduce(0, +)
-            let slowest = GarbageKind.allCases.map { kind in "\(kind) \(reports.filter { $0.kind == kind }.map(\.elapsed).max() ?? .zero)" }
-            print("GarbageBurst: slowest sender by kind: \(slowest.joined(separator: ", "))")
-            print("GarbageBurst: \(senders.count) senders on their own threads over 22 endpoints in \(burst): \(answerable) answerable garbage messages (all answered with contract errors), \(raw) raw connections, oversize frames and dropped peers, \(bytes) bytes in all")
+                let raw = reports.map(\.unanswerable).reduce(0, +)
+                let bytes = reports.map(\.bytesSent).reduce(0, +)
+                let slowest = GarbageKind.allCases.map { kind in "\(kind) \(reports.filter { $0.kind == kind }.map(\.elapsed).max() ?? .zero)" }
+                print("GarbageBurst: slowest sender by kind: \(slowest.joined(separator: ", "))")
+                print("GarbageBurst: \(senders.count) senders on their own threads over 22 endpoints in \(burst): \(answerable) answerable garbage messages (all answered with contract errors), \(raw) raw connections, oversize frames and dropped peers, \(bytes) bytes in all")
+            }
         }
     }
 }

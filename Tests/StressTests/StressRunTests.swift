@@ -8,144 +8,148 @@ import WireTestSupport
 import Glibc
 #endif
 
-/// `svcctl stress` as operators run it, against real svcd processes: many concurrent clients
-/// over every invariant-bearing use case, with the invariants checked afterwards; also across a
-/// kill -9 and restart, and against a store that forgets (which it must catch).
-@Suite
-struct StressRunTests {
-    /// Runs `svcctl stress --json` against the svcd behind `dataDirectory` and parses its report.
-    private func stress(_ dataDirectory: String, _ arguments: [String], timeout: Double = 120) async throws -> (outcome: ToolOutcome, report: JSONValue) {
-        let outcome = try await runTool(
-            try ExecutableLocator.svcctl(), ["stress", "--data-dir", dataDirectory, "--json"] + arguments, timeout: timeout)
-        let report = try #require(try? JSONParser.parse(outcome.stdout), "no JSON report; stderr:\n\(outcome.stderr)")
-        return (outcome, report)
-    }
-
-    /// Waits until svcd has answered at least `requests` GetRestaurant requests (the load is on).
-    private func waitForLoad(_ child: SvcdChild, requests: Int) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(60))
-        while clock.now < deadline {
-            let stats = try await runTool(try ExecutableLocator.svcctl(), ["stats", "--data-dir", child.dataDirectory, "--json"], timeout: 10)
-            let seen = (try? JSONParser.parse(stats.stdout))?["useCases"]?["GetRestaurant"]?["requests"]?.intValue ?? 0
-            if seen >= requests { return }
-            try await Task.sleep(for: .milliseconds(100))
+extension StressSuite {
+    /// `svcctl stress` as operators run it, against real svcd processes: many concurrent clients
+    /// over every invariant-bearing use case, with the invariants checked afterwards; also across a
+    /// kill -9 and restart, and against a store that forgets (which it must catch).
+    @Suite
+    struct StressRunTests {
+        /// Runs `svcctl stress --json` against the svcd behind `dataDirectory` and parses its report.
+        private func stress(_ dataDirectory: String, _ arguments: [String], timeout: Double = 120) async throws -> (outcome: ToolOutcome, report: JSONValue) {
+            let outcome = try await runTool(
+                try ExecutableLocator.svcctl(), ["stress", "--data-dir", dataDirectory, "--json"] + arguments, timeout: timeout)
+            let report = try #require(
+                try? JSONParser.parse(outcome.stdout),
+                "no JSON report (exit \(outcome.status.map(String.init) ?? "none: killed")); stdout:\n\(outcome.stdout.prefix(2000))\nstderr:\n\(outcome.stderr)")
+            return (outcome, report)
         }
-        Issue.record("the stress load never reached \(requests) GetRestaurant requests")
-    }
 
-    private func prettyDescription(_ value: JSONValue) -> String { value.description }
-
-    private func invariant(_ report: JSONValue, _ name: String) -> JSONValue? {
-        report["invariants"]?.arrayValue?.first { $0["name"]?.stringValue == name }
-    }
-
-    @Test(arguments: [
-        (clients: 64, users: 64, rate: 1500, seed: "11", mix: "read=55,favorite=15,review=10,order=12,restock=3,register=5"),
-        (clients: 96, users: 128, rate: 1000, seed: "12", mix: "read=25,favorite=30,review=15,order=20,restock=5,register=5"),
-    ])
-    func stressRunAgainstTheSampleDataIsClean(clients: Int, users: Int, rate: Int, seed: String, mix: String) async throws {
-        try await withSvcd(seed: true) { child in
-            _ = try await child.endpoints()
-            // A generous reply timeout: CI runs this next to other suites on two cores, and a late
-            // answer is still an answer.
-            let (outcome, report) = try await stress(child.dataDirectory, [
-                "--duration", "5s", "--rate", String(rate), "--clients", String(clients), "--users", String(users), "--seed", seed,
-                "--mix", mix, "--timeout", "30",
-            ])
-            #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(6000))")
-            #expect(report["clean"] == true)
-            #expect(report["violations"]?.intValue == 0, "\(report["invariants"].map(prettyDescription) ?? "no invariants")")
-            let load = try #require(report["load"])
-            let sent = try #require(load["sent"]?.intValue)
-            // Open loop: the schedule is kept unless a client hits its outstanding cap, which a
-            // starved CI machine can cause; most of it must go out.
-            #expect(Double(sent) >= Double(rate) * 5 * 0.5, "sent \(sent) of \(rate * 5) scheduled")
-            #expect(load["answered"]?.intValue == sent, "every request answered")
-            #expect(load["unexpectedErrors"]?.intValue == 0)
-            #expect((load["expectedRefusals"]?.intValue ?? 0) > 0, "the races provoked refusals")
-            for name in ["favoritesCap", "stock", "uniqueEmails", "rating", "orderTotals"] {
-                #expect((invariant(report, name)?["checked"]?.intValue ?? 0) > 0, "\(name) checked something")
+        /// Waits until svcd has answered at least `requests` GetRestaurant requests (the load is on).
+        private func waitForLoad(_ child: SvcdChild, requests: Int) async throws {
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: .seconds(60))
+            while clock.now < deadline {
+                let stats = try await runTool(try ExecutableLocator.svcctl(), ["stats", "--data-dir", child.dataDirectory, "--json"], timeout: 10)
+                let seen = (try? JSONParser.parse(stats.stdout))?["useCases"]?["GetRestaurant"]?["requests"]?.intValue ?? 0
+                if seen >= requests { return }
+                try await Task.sleep(for: .milliseconds(100))
             }
-            #expect(child.isRunning)
+            Issue.record("the stress load never reached \(requests) GetRestaurant requests")
         }
-    }
 
-    @Test(arguments: [
-        ["--mix", "read=1,teleport=2"], ["--mix", "read=0"], ["--duration", "0s"], ["--duration", "soon"], ["--rate", "0"],
-        ["--clients", "0"], ["--users", "1"], ["--tax-rate", "8%"],
-    ])
-    func stressRefusesBadArgumentsAsUsageErrors(_ arguments: [String]) async throws {
-        let outcome = try await runTool(try ExecutableLocator.svcctl(), ["stress", "--data-dir", "/nonexistent"] + arguments, timeout: 30)
-        #expect(outcome.status == 64, "stderr: \(outcome.stderr)")
-        #expect(outcome.stdout.isEmpty)
-    }
+        private func prettyDescription(_ value: JSONValue) -> String { value.description }
 
-    @Test func stressWithoutARunningServiceExitsUnavailable() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stress-absent-\(UUID().uuidString)").path
-        let outcome = try await runTool(try ExecutableLocator.svcctl(), ["stress", "--data-dir", directory, "--duration", "1s"], timeout: 30)
-        #expect(outcome.status == 69, "stderr: \(outcome.stderr)")
-        #expect(outcome.stderr.contains("not running"))
-    }
-
-    /// Kill -9 svcd under the stress load and start it again on the same store and ports: writes
-    /// acknowledged before the kill are all there, so the run still ends clean.
-    @Test func stressAcrossAKillAndRestartOnTheSameStoreFindsNoViolation() async throws {
-        let ports = try freePortBlock(count: 23)
-        let first = try SvcdChild.launch(seed: true, portBase: ports)
-        let dataDirectory = first.dataDirectory
-        var second: SvcdChild?
-        do {
-            _ = try await first.endpoints()
-            async let run = stress(dataDirectory, ["--duration", "8s", "--rate", "800", "--clients", "64", "--seed", "21", "--timeout", "3"])
-            try await waitForLoad(first, requests: 150)
-            first.send(signal: SIGKILL)
-            #expect(await first.waitForExit(timeout: 10))
-            let restarted = try SvcdChild.launch(seed: true, dataDirectory: dataDirectory, portBase: ports)
-            second = restarted
-            _ = try await restarted.endpoints()
-            let (outcome, report) = try await run
-            #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(4000))")
-            #expect(report["violations"]?.intValue == 0)
-            #expect(report["load"]?["unexpectedErrors"]?.intValue == 0)
-        } catch {
-            await first.stop()
-            await second?.stop()
-            throw error
+        private func invariant(_ report: JSONValue, _ name: String) -> JSONValue? {
+            report["invariants"]?.arrayValue?.first { $0["name"]?.stringValue == name }
         }
-        await second?.stop()
-        await first.stop()
-        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dataDirectory).deletingLastPathComponent().path)
-    }
 
-    /// The checker's own proof: svcd on the in-memory store, killed and started empty under the
-    /// load, loses acknowledged writes, and `svcctl stress` must say so and exit 1.
-    @Test func stressReportsAcknowledgedWritesThatAForgetfulStoreLost() async throws {
-        let ports = try freePortBlock(count: 23)
-        let first = try SvcdChild.launch(seed: true, arguments: ["--store", "memory"], portBase: ports)
-        var second: SvcdChild?
-        do {
-            _ = try await first.endpoints()
-            async let run = stress(first.dataDirectory, ["--duration", "6s", "--rate", "800", "--clients", "32", "--seed", "31", "--timeout", "3"])
-            try await waitForLoad(first, requests: 150)
-            first.send(signal: SIGKILL)
-            #expect(await first.waitForExit(timeout: 10))
-            let restarted = try SvcdChild.launch(seed: true, arguments: ["--store", "memory"], dataDirectory: first.dataDirectory, portBase: ports)
-            second = restarted
-            _ = try await restarted.endpoints()
-            let (outcome, report) = try await run
-            #expect(outcome.status == 1, "stderr:\n\(outcome.stderr)")
-            #expect(report["clean"] == false)
-            for name in ["favoritesCap", "stock", "rating"] {
-                #expect((invariant(report, name)?["violations"]?.intValue ?? 0) > 0, "\(name) noticed the loss")
+        @Test(arguments: [
+            (clients: 64, users: 64, rate: 1500, seed: "11", mix: "read=55,favorite=15,review=10,order=12,restock=3,register=5"),
+            (clients: 96, users: 128, rate: 1000, seed: "12", mix: "read=25,favorite=30,review=15,order=20,restock=5,register=5"),
+        ])
+        func stressRunAgainstTheSampleDataIsClean(clients: Int, users: Int, rate: Int, seed: String, mix: String) async throws {
+            try await withSvcd(seed: true) { child in
+                _ = try await child.endpoints()
+                // A generous reply timeout: CI runs this next to other suites on two cores, and a late
+                // answer is still an answer.
+                let (outcome, report) = try await stress(child.dataDirectory, [
+                    "--duration", "5s", "--rate", String(rate), "--clients", String(clients), "--users", String(users), "--seed", seed,
+                    "--mix", mix, "--timeout", "30",
+                ])
+                #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(6000))")
+                #expect(report["clean"] == true)
+                #expect(report["violations"]?.intValue == 0, "\(report["invariants"].map(prettyDescription) ?? "no invariants")")
+                let load = try #require(report["load"])
+                let sent = try #require(load["sent"]?.intValue)
+                // Open loop: the schedule is kept unless a client hits its outstanding cap, which a
+                // starved CI machine can cause; most of it must go out.
+                #expect(Double(sent) >= Double(rate) * 5 * 0.5, "sent \(sent) of \(rate * 5) scheduled")
+                #expect(load["answered"]?.intValue == sent, "every request answered")
+                #expect(load["unexpectedErrors"]?.intValue == 0)
+                #expect((load["expectedRefusals"]?.intValue ?? 0) > 0, "the races provoked refusals")
+                for name in ["favoritesCap", "stock", "uniqueEmails", "rating", "orderTotals"] {
+                    #expect((invariant(report, name)?["checked"]?.intValue ?? 0) > 0, "\(name) checked something")
+                }
+                #expect(child.isRunning)
             }
-        } catch {
-            await first.stop()
-            await second?.stop()
-            throw error
         }
-        await second?.stop()
-        await first.stop()
-        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: first.dataDirectory).deletingLastPathComponent().path)
+
+        @Test(arguments: [
+            ["--mix", "read=1,teleport=2"], ["--mix", "read=0"], ["--duration", "0s"], ["--duration", "soon"], ["--rate", "0"],
+            ["--clients", "0"], ["--users", "1"], ["--tax-rate", "8%"],
+        ])
+        func stressRefusesBadArgumentsAsUsageErrors(_ arguments: [String]) async throws {
+            let outcome = try await runTool(try ExecutableLocator.svcctl(), ["stress", "--data-dir", "/nonexistent"] + arguments, timeout: 30)
+            #expect(outcome.status == 64, "stderr: \(outcome.stderr)")
+            #expect(outcome.stdout.isEmpty)
+        }
+
+        @Test func stressWithoutARunningServiceExitsUnavailable() async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stress-absent-\(UUID().uuidString)").path
+            let outcome = try await runTool(try ExecutableLocator.svcctl(), ["stress", "--data-dir", directory, "--duration", "1s"], timeout: 30)
+            #expect(outcome.status == 69, "stderr: \(outcome.stderr)")
+            #expect(outcome.stderr.contains("not running"))
+        }
+
+        /// Kill -9 svcd under the stress load and start it again on the same store and ports: writes
+        /// acknowledged before the kill are all there, so the run still ends clean.
+        @Test func stressAcrossAKillAndRestartOnTheSameStoreFindsNoViolation() async throws {
+            let ports = try freePortBlock(count: 23)
+            let first = try SvcdChild.launch(seed: true, portBase: ports)
+            let dataDirectory = first.dataDirectory
+            var second: SvcdChild?
+            do {
+                _ = try await first.endpoints()
+                async let run = stress(dataDirectory, ["--duration", "8s", "--rate", "800", "--clients", "64", "--seed", "21", "--timeout", "3"])
+                try await waitForLoad(first, requests: 150)
+                first.send(signal: SIGKILL)
+                #expect(await first.waitForExit(timeout: 10))
+                let restarted = try SvcdChild.launch(seed: true, dataDirectory: dataDirectory, portBase: ports)
+                second = restarted
+                _ = try await restarted.endpoints()
+                let (outcome, report) = try await run
+                #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(4000))")
+                #expect(report["violations"]?.intValue == 0)
+                #expect(report["load"]?["unexpectedErrors"]?.intValue == 0)
+            } catch {
+                await first.stop()
+                await second?.stop()
+                throw error
+            }
+            await second?.stop()
+            await first.stop()
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dataDirectory).deletingLastPathComponent().path)
+        }
+
+        /// The checker's own proof: svcd on the in-memory store, killed and started empty under the
+        /// load, loses acknowledged writes, and `svcctl stress` must say so and exit 1.
+        @Test func stressReportsAcknowledgedWritesThatAForgetfulStoreLost() async throws {
+            let ports = try freePortBlock(count: 23)
+            let first = try SvcdChild.launch(seed: true, arguments: ["--store", "memory"], portBase: ports)
+            var second: SvcdChild?
+            do {
+                _ = try await first.endpoints()
+                async let run = stress(first.dataDirectory, ["--duration", "6s", "--rate", "800", "--clients", "32", "--seed", "31", "--timeout", "3"])
+                try await waitForLoad(first, requests: 150)
+                first.send(signal: SIGKILL)
+                #expect(await first.waitForExit(timeout: 10))
+                let restarted = try SvcdChild.launch(seed: true, arguments: ["--store", "memory"], dataDirectory: first.dataDirectory, portBase: ports)
+                second = restarted
+                _ = try await restarted.endpoints()
+                let (outcome, report) = try await run
+                #expect(outcome.status == 1, "stderr:\n\(outcome.stderr)")
+                #expect(report["clean"] == false)
+                for name in ["favoritesCap", "stock", "rating"] {
+                    #expect((invariant(report, name)?["violations"]?.intValue ?? 0) > 0, "\(name) noticed the loss")
+                }
+            } catch {
+                await first.stop()
+                await second?.stop()
+                throw error
+            }
+            await second?.stop()
+            await first.stop()
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: first.dataDirectory).deletingLastPathComponent().path)
+        }
     }
 }
