@@ -135,8 +135,8 @@ private enum OverloadPlan {
     /// How long a sender waits for its last replies once it has sent everything.
     static let replyDeadline: Duration = .seconds(20)
     /// svcd's RSS may grow at most this much over its baseline at any sample. Measured growth
-    /// was at most 4.3 MiB (debug) and 3.6 MiB (ThreadSanitizer); what the load may legitimately
-    /// hold is the in-flight requests and the sockets' queues, a few MiB.
+    /// was 1 to 6 MiB in debug and ThreadSanitizer runs; what the load may legitimately hold is
+    /// the in-flight requests and the sockets' queues, a few MiB.
     static let residentGrowthBound = 32 << 20
     /// Under overload the ok replies must keep coming at no less than this share of the
     /// sustainable rate (refusals cost the socket thread some time; the client shares the cores).
