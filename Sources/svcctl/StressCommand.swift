@@ -191,9 +191,10 @@ struct StressCommand: ParsableCommand {
         line.finish()
 
         var result = LoadResult()
+        // Every client published its last counts before it finished.
+        result.tally = progress.snapshot().tally
         var perUseCase: [String: StressUseCaseStats] = [:]
         for outcome in outcomes.all() {
-            result.tally += outcome.tally
             result.ledger.merge(outcome.ledger)
             result.late += outcome.late
             if let failure = outcome.failure { result.failures.append(failure) }

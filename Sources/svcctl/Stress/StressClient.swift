@@ -23,7 +23,6 @@ struct StressUseCaseStats: Sendable {
 
 /// Everything one client brings back.
 struct StressClientOutcome: Sendable {
-    var tally = StressTally()
     var ledger = StressLedger()
     var useCases: [String: StressUseCaseStats] = [:]
     /// Replies that came after their request had timed out.
@@ -197,7 +196,6 @@ struct StressClient {
             }
             if now - lastPublish >= 250_000_000 {
                 progress.publish(client: plan.index, delta: delta, inFlight: pending.count, samples: samples)
-                outcome.tally += delta
                 delta = StressTally()
                 samples.removeAll(keepingCapacity: true)
                 lastPublish = now
@@ -234,7 +232,6 @@ struct StressClient {
             outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].errors["timeout", default: 0] += 1
         }
         progress.publish(client: plan.index, delta: delta, inFlight: 0, samples: samples)
-        outcome.tally += delta
         return outcome
     }
 }
