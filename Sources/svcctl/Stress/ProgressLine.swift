@@ -13,7 +13,7 @@ struct ProgressLine {
     let enabled: Bool
     let totalSeconds: Double
     private let isTerminal = isatty(STDERR_FILENO) == 1
-    private let lastSent = Counter()
+    private let state = LineState()
 
     init(enabled: Bool, totalSeconds: Double) {
         self.enabled = enabled
@@ -21,7 +21,7 @@ struct ProgressLine {
     }
 
     /// Mutable state behind a `let` (the line is only used from the main thread).
-    private final class Counter {
+    private final class LineState {
         var sent = 0
         var printedAt = -1
         var drew = false
@@ -30,12 +30,12 @@ struct ProgressLine {
     func show(elapsed: Double, tally: StressTally, inFlight: Int, recent: Histogram<UInt64>) {
         guard enabled else { return }
         let second = Int(elapsed)
-        let rate = tally.sent - lastSent.sent
-        lastSent.sent = tally.sent
+        let rate = tally.sent - state.sent
+        state.sent = tally.sent
         if !isTerminal {
-            guard second >= lastSent.printedAt + 5 || lastSent.printedAt < 0 else { return }
+            guard second >= state.printedAt + 5 || state.printedAt < 0 else { return }
         }
-        lastSent.printedAt = second
+        state.printedAt = second
         let latency = recent.totalCount > 0
             ? "last 1s p50 \(StressReport.milliseconds(recent.valueAtPercentile(50))) p99 \(StressReport.milliseconds(recent.valueAtPercentile(99)))"
             : "last 1s p99 -"
@@ -45,7 +45,7 @@ struct ProgressLine {
             + "timeouts \(tally.timedOut) in flight \(inFlight) \(latency)"
         if isTerminal {
             FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K").utf8))
-            lastSent.drew = true
+            state.drew = true
         } else {
             FileHandle.standardError.write(Data((text + "\n").utf8))
         }
@@ -53,6 +53,6 @@ struct ProgressLine {
 
     /// Ends the redrawn line.
     func finish() {
-        if enabled, isTerminal, lastSent.drew { FileHandle.standardError.write(Data("\n".utf8)) }
+        if enabled, isTerminal, state.drew { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }
