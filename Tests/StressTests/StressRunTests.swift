@@ -37,8 +37,6 @@ extension StressSuite {
             Issue.record("the stress load never reached \(requests) GetRestaurant requests")
         }
 
-        private func prettyDescription(_ value: JSONValue) -> String { value.description }
-
         private func invariant(_ report: JSONValue, _ name: String) -> JSONValue? {
             report["invariants"]?.arrayValue?.first { $0["name"]?.stringValue == name }
         }
@@ -58,7 +56,7 @@ extension StressSuite {
                 ])
                 #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(6000))")
                 #expect(report["clean"] == true)
-                #expect(report["violations"]?.intValue == 0, "\(report["invariants"].map(prettyDescription) ?? "no invariants")")
+                #expect(report["violations"]?.intValue == 0, "\(report["invariants"]?.description ?? "no invariants")")
                 let load = try #require(report["load"])
                 let sent = try #require(load["sent"]?.intValue)
                 // Open loop: the schedule is kept unless a client hits its outstanding cap, which a
@@ -91,65 +89,56 @@ extension StressSuite {
             #expect(outcome.stderr.contains("not running"))
         }
 
-        /// Kill -9 svcd under the stress load and start it again on the same store and ports: writes
-        /// acknowledged before the kill are all there, so the run still ends clean.
-        @Test func stressAcrossAKillAndRestartOnTheSameStoreFindsNoViolation() async throws {
+        /// Runs `svcctl stress` against `svcd --seed-sample <svcdArguments>` on fixed ports, kills svcd
+        /// with SIGKILL once the load is on, starts it again with the same arguments, data directory
+        /// and ports, and returns the stress run's outcome and report. Always stops both children.
+        private func stressAcrossAKill(svcdArguments: [String], stressArguments: [String]) async throws -> (outcome: ToolOutcome, report: JSONValue) {
             let ports = try freePortBlock(count: 23)
-            let first = try SvcdChild.launch(seed: true, portBase: ports)
-            let dataDirectory = first.dataDirectory
+            let first = try SvcdChild.launch(seed: true, arguments: svcdArguments, portBase: ports)
             var second: SvcdChild?
+            defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: first.dataDirectory).deletingLastPathComponent().path) }
             do {
                 _ = try await first.endpoints()
-                async let run = stress(dataDirectory, ["--duration", "8s", "--rate", "800", "--clients", "64", "--seed", "21", "--timeout", "3"])
+                async let run = stress(first.dataDirectory, stressArguments)
                 try await waitForLoad(first, requests: 150)
                 first.send(signal: SIGKILL)
                 #expect(await first.waitForExit(timeout: 10))
-                let restarted = try SvcdChild.launch(seed: true, dataDirectory: dataDirectory, portBase: ports)
+                let restarted = try SvcdChild.launch(seed: true, arguments: svcdArguments, dataDirectory: first.dataDirectory, portBase: ports)
                 second = restarted
                 _ = try await restarted.endpoints()
-                let (outcome, report) = try await run
-                #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(4000))")
-                #expect(report["violations"]?.intValue == 0)
-                #expect(report["load"]?["unexpectedErrors"]?.intValue == 0)
+                let result = try await run
+                await restarted.stop()
+                await first.stop()
+                return result
             } catch {
                 await first.stop()
                 await second?.stop()
                 throw error
             }
-            await second?.stop()
-            await first.stop()
-            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: dataDirectory).deletingLastPathComponent().path)
+        }
+
+        /// Kill -9 svcd under the stress load and start it again on the same store and ports: writes
+        /// acknowledged before the kill are all there, so the run still ends clean.
+        @Test func stressAcrossAKillAndRestartOnTheSameStoreFindsNoViolation() async throws {
+            let (outcome, report) = try await stressAcrossAKill(
+                svcdArguments: [],
+                stressArguments: ["--duration", "8s", "--rate", "800", "--clients", "64", "--seed", "21", "--timeout", "3"])
+            #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(4000))")
+            #expect(report["violations"]?.intValue == 0)
+            #expect(report["load"]?["unexpectedErrors"]?.intValue == 0)
         }
 
         /// The checker's own proof: svcd on the in-memory store, killed and started empty under the
         /// load, loses acknowledged writes, and `svcctl stress` must say so and exit 1.
         @Test func stressReportsAcknowledgedWritesThatAForgetfulStoreLost() async throws {
-            let ports = try freePortBlock(count: 23)
-            let first = try SvcdChild.launch(seed: true, arguments: ["--store", "memory"], portBase: ports)
-            var second: SvcdChild?
-            do {
-                _ = try await first.endpoints()
-                async let run = stress(first.dataDirectory, ["--duration", "6s", "--rate", "800", "--clients", "32", "--seed", "31", "--timeout", "3"])
-                try await waitForLoad(first, requests: 150)
-                first.send(signal: SIGKILL)
-                #expect(await first.waitForExit(timeout: 10))
-                let restarted = try SvcdChild.launch(seed: true, arguments: ["--store", "memory"], dataDirectory: first.dataDirectory, portBase: ports)
-                second = restarted
-                _ = try await restarted.endpoints()
-                let (outcome, report) = try await run
-                #expect(outcome.status == 1, "stderr:\n\(outcome.stderr)")
-                #expect(report["clean"] == false)
-                for name in ["favoritesCap", "stock", "rating"] {
-                    #expect((invariant(report, name)?["violations"]?.intValue ?? 0) > 0, "\(name) noticed the loss")
-                }
-            } catch {
-                await first.stop()
-                await second?.stop()
-                throw error
+            let (outcome, report) = try await stressAcrossAKill(
+                svcdArguments: ["--store", "memory"],
+                stressArguments: ["--duration", "6s", "--rate", "800", "--clients", "32", "--seed", "31", "--timeout", "3"])
+            #expect(outcome.status == 1, "stderr:\n\(outcome.stderr)")
+            #expect(report["clean"] == false)
+            for name in ["favoritesCap", "stock", "rating"] {
+                #expect((invariant(report, name)?["violations"]?.intValue ?? 0) > 0, "\(name) noticed the loss")
             }
-            await second?.stop()
-            await first.stop()
-            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: first.dataDirectory).deletingLastPathComponent().path)
         }
     }
 }
