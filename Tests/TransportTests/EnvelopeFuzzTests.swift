@@ -973,28 +973,7 @@ struct EndpointFuzzTests {
         }
         let clock = ContinuousClock()
         let started = clock.now
-        // One DEALER per use case, all at once; each sends one request at a time, then the valid one.
-        let replies = try await withThrowingTaskGroup(of: (UseCaseName, [[[UInt8]]?], [[UInt8]]?).self) { group in
-            for useCase in UseCaseName.allCases {
-                let address = try harness.address(useCase)
-                let bodies = inputs[useCase]!
-                let valid = after[useCase]!
-                group.addTask {
-                    try await withClient(.dealer, address, receiveTimeout: 10_000) { client in
-                        var replies: [[[UInt8]]?] = []
-                        for body in bodies {
-                            try client.send(body: body)
-                            replies.append(try client.receiveFrames())
-                        }
-                        try client.send(body: valid)
-                        return (useCase, replies, try client.receiveFrames())
-                    }
-                }
-            }
-            var all: [UseCaseName: ([[[UInt8]]?], [[UInt8]]?)] = [:]
-            for try await (useCase, replies, last) in group { all[useCase] = (replies, last) }
-            return all
-        }
+        let replies = try await sendOneAtATime(harness, inputs.mapValues { $0.map { [[], $0] } }, thenValid: after)
         var failures = FailureLog()
         var codes: [String: Int] = [:]
         for useCase in UseCaseName.allCases {
@@ -1048,27 +1027,7 @@ struct EndpointFuzzTests {
                 }
             }
         }
-        let replies = try await withThrowingTaskGroup(of: (UseCaseName, [[[UInt8]]?], [[UInt8]]?).self) { group in
-            for useCase in UseCaseName.allCases {
-                let address = try harness.address(useCase)
-                let messages = inputs[useCase]!
-                let valid = after[useCase]!
-                group.addTask {
-                    try await withClient(.dealer, address, receiveTimeout: 10_000) { client in
-                        var replies: [[[UInt8]]?] = []
-                        for frames in messages {
-                            try client.send(frames: frames)
-                            replies.append(try client.receiveFrames())
-                        }
-                        try client.send(body: valid)
-                        return (useCase, replies, try client.receiveFrames())
-                    }
-                }
-            }
-            var all: [UseCaseName: ([[[UInt8]]?], [[UInt8]]?)] = [:]
-            for try await (useCase, replies, last) in group { all[useCase] = (replies, last) }
-            return all
-        }
+        let replies = try await sendOneAtATime(harness, inputs, thenValid: after)
         var failures = FailureLog()
         var wellFramed = 0
         for useCase in UseCaseName.allCases {
@@ -1097,5 +1056,34 @@ struct EndpointFuzzTests {
         let total = inputs.values.map(\.count).reduce(0, +)
         print("FrameFuzz: \(total) frame lists over 22 endpoints, \(wellFramed) of them well framed")
         #expect(failures.count == 0, "\(failures.count) of \(total) frame lists answered against the contract")
+    }
+}
+
+/// One DEALER per use case, all at once: each sends its messages (raw frame lists) one at a time,
+/// waiting up to 10 s for each reply (`nil` when none came), then the use case's valid request.
+/// Returns, per use case, the replies in order and the reply to the valid request.
+private func sendOneAtATime(
+    _ harness: ServiceHarness, _ inputs: [UseCaseName: [[[UInt8]]]], thenValid after: [UseCaseName: [UInt8]]
+) async throws -> [UseCaseName: (replies: [[[UInt8]]?], last: [[UInt8]]?)] {
+    try await withThrowingTaskGroup(of: (UseCaseName, [[[UInt8]]?], [[UInt8]]?).self) { group in
+        for useCase in UseCaseName.allCases {
+            let address = try harness.address(useCase)
+            let messages = inputs[useCase]!
+            let valid = after[useCase]!
+            group.addTask {
+                try await withClient(.dealer, address, receiveTimeout: 10_000) { client in
+                    var replies: [[[UInt8]]?] = []
+                    for frames in messages {
+                        try client.send(frames: frames)
+                        replies.append(try client.receiveFrames())
+                    }
+                    try client.send(body: valid)
+                    return (useCase, replies, try client.receiveFrames())
+                }
+            }
+        }
+        var all: [UseCaseName: (replies: [[[UInt8]]?], last: [[UInt8]]?)] = [:]
+        for try await (useCase, replies, last) in group { all[useCase] = (replies, last) }
+        return all
     }
 }
