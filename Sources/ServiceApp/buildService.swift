@@ -22,6 +22,7 @@ public func buildService(
     let restaurants: any RestaurantRepository
     let favorites: any FavoriteRepository
     let menu: any MenuRepository & OrderRepository
+    let idempotency: any IdempotencyRepository
     switch configuration.store {
     case .sqlite:
         let opened = ContinuousClock.now
@@ -32,6 +33,7 @@ public func buildService(
         restaurants = sqliteRestaurants
         favorites = SQLiteFavoriteRepository(store: sqlite)
         menu = SQLiteMenuRepository(store: sqlite)
+        idempotency = SQLiteIdempotencyRepository(store: sqlite)
         let heldRestaurants = await sqliteRestaurants.count
         logger.info("opened store", metadata: [
             "path": "\(configuration.storePath)", "restaurants": "\(heldRestaurants)",
@@ -39,10 +41,12 @@ public func buildService(
         ])
     case .memory:
         store = nil
-        users = InMemoryUserRepository()
-        restaurants = InMemoryRestaurantRepository()
-        favorites = InMemoryFavoriteRepository()
-        menu = InMemoryMenuRepository()
+        let memory = InMemoryStore()
+        users = memory.users
+        restaurants = memory.restaurants
+        favorites = memory.favorites
+        menu = memory.menu
+        idempotency = memory.idempotency
     }
 
     if configuration.seedSample {
@@ -50,9 +54,10 @@ public func buildService(
         if let seeded { logger.info("seeded sample data", metadata: ["summary": "\(seeded)"]) }
     }
 
+    let clock = SystemWallClock()
     let catalog = UseCaseCatalog(
-        users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: menu,
-        clock: SystemWallClock(), ids: RandomIdentifierGenerator(), taxRate: FixedTaxRate(configuration.taxRate)
+        users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: menu, idempotency: idempotency,
+        clock: clock, ids: RandomIdentifierGenerator(), taxRate: FixedTaxRate(configuration.taxRate)
     )
 
     let keys = try AdminKeys.loadOrCreate(in: configuration.dataDirectory)
@@ -104,8 +109,12 @@ public func buildService(
         configuration: ServiceGroupConfiguration(
             // Graceful shutdown goes in reverse order: the use cases drain first, the admin
             // endpoint (which may have asked for the shutdown) answers until the end.
-            services: [ServiceGroupConfiguration.ServiceConfiguration(service: admin)]
-                + endpoints.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            services: [
+                ServiceGroupConfiguration.ServiceConfiguration(service: admin),
+                ServiceGroupConfiguration.ServiceConfiguration(service: IdempotencyKeyPruner(
+                    bindings: idempotency, clock: clock, interval: .seconds(3600), logger: logger
+                )),
+            ] + endpoints.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )

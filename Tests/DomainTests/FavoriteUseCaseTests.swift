@@ -47,7 +47,7 @@ struct SaveFavoriteRestaurantTests {
         let user = try await world.makeUser()
         var ids: [RestaurantID] = []
         for index in 0..<101 {
-            await world.insertRestaurant(id: "fav-\(1000 + index)", name: "R\(index)")
+            try await world.insertRestaurant(id: "fav-\(1000 + index)", name: "R\(index)")
             ids.append(RestaurantID("fav-\(1000 + index)"))
         }
         for (index, id) in ids.prefix(100).enumerated() {
@@ -66,7 +66,7 @@ struct SaveFavoriteRestaurantTests {
         let world = World()
         let user = try await world.makeUser()
         for index in 0..<100 {
-            await world.insertRestaurant(id: "cap-\(1000 + index)", name: "R\(index)")
+            try await world.insertRestaurant(id: "cap-\(1000 + index)", name: "R\(index)")
             _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: RestaurantID("cap-\(1000 + index)"))
         }
         #expect(try await world.saveFavorite.execute(userId: user.id, restaurantId: RestaurantID("cap-1042")) == 100)
@@ -76,7 +76,7 @@ struct SaveFavoriteRestaurantTests {
         let world = World()
         let user = try await world.makeUser()
         for index in 0..<101 {
-            await world.insertRestaurant(id: "room-\(1000 + index)", name: "R\(index)")
+            try await world.insertRestaurant(id: "room-\(1000 + index)", name: "R\(index)")
         }
         for index in 0..<100 {
             _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: RestaurantID("room-\(1000 + index)"))
@@ -204,7 +204,7 @@ struct GetFavoriteRestaurantsTests {
         let world = World()
         let user = try await world.makeUser()
         let good = try await world.makeRestaurant(name: "Good")
-        await world.insertRestaurant(id: "bad", name: "Bad", priceLevel: 9)
+        try await world.insertRestaurant(id: "bad", name: "Bad", priceLevel: 9)
         _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: good.id)
         world.advance(minutes: 1)
         _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: RestaurantID("bad"))

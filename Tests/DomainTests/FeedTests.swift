@@ -21,26 +21,26 @@ struct LoadFeedTests {
 
     @Test func feedOrderIgnoresRatingsAndNames() async throws {
         let world = World()
-        await world.insertRestaurant(id: "old-best", name: "Aaa", ratingTotal: 5, reviewCount: 1, createdAt: World.start.adding(days: -3))
-        await world.insertRestaurant(id: "new-worst", name: "Zzz", createdAt: World.start)
-        await world.insertRestaurant(id: "middle", name: "Mmm", ratingTotal: 3, reviewCount: 1, createdAt: World.start.adding(days: -1))
+        try await world.insertRestaurant(id: "old-best", name: "Aaa", ratingTotal: 5, reviewCount: 1, createdAt: World.start.adding(days: -3))
+        try await world.insertRestaurant(id: "new-worst", name: "Zzz", createdAt: World.start)
+        try await world.insertRestaurant(id: "middle", name: "Mmm", ratingTotal: 3, reviewCount: 1, createdAt: World.start.adding(days: -1))
         #expect(try await world.loadFeed.execute().items.map(\.id.rawValue) == ["new-worst", "middle", "old-best"])
     }
 
     @Test func feedBreaksCreationTimeTiesByIdDescending() async throws {
         let world = World()
-        await world.insertRestaurant(id: "b", name: "B")
-        await world.insertRestaurant(id: "c", name: "C")
-        await world.insertRestaurant(id: "a", name: "A")
+        try await world.insertRestaurant(id: "b", name: "B")
+        try await world.insertRestaurant(id: "c", name: "C")
+        try await world.insertRestaurant(id: "a", name: "A")
         #expect(try await world.loadFeed.execute().items.map(\.id.rawValue) == ["c", "b", "a"])
     }
 
     @Test func feedNeverShowsInvalidRestaurants() async throws {
         let world = World()
-        await world.insertRestaurant(id: "ok", name: "Ok")
-        await world.insertRestaurant(id: "bad-price", name: "Bad", priceLevel: 9)
-        await world.insertRestaurant(id: "bad-lat", name: "Bad", latitude: -90.5)
-        await world.insertRestaurant(id: "bad-name", name: "")
+        try await world.insertRestaurant(id: "ok", name: "Ok")
+        try await world.insertRestaurant(id: "bad-price", name: "Bad", priceLevel: 9)
+        try await world.insertRestaurant(id: "bad-lat", name: "Bad", latitude: -90.5)
+        try await world.insertRestaurant(id: "bad-name", name: "")
         #expect(try await world.loadFeed.execute().items.map(\.id.rawValue) == ["ok"])
     }
 
@@ -51,7 +51,7 @@ struct LoadFeedTests {
         for index in 0..<6 {
             created.append(try await world.makeRestaurant(name: "R\(index)").id)
             if index % 2 == 0 { world.advance(milliseconds: 1) } // pairs share a timestamp
-            if index == 3 { await world.insertRestaurant(id: "zz-invalid", name: "Invalid", priceLevel: 0) }
+            if index == 3 { try await world.insertRestaurant(id: "zz-invalid", name: "Invalid", priceLevel: 0) }
         }
         let pages = try await collectPages { cursor in
             try await world.loadFeed.execute(limit: limit, cursor: cursor)
@@ -65,7 +65,7 @@ struct LoadFeedTests {
     @Test func feedDefaultLimitIs50() async throws {
         let world = World()
         for index in 0..<51 {
-            await world.insertRestaurant(id: "f-\(1000 + index)", name: "R\(index)")
+            try await world.insertRestaurant(id: "f-\(1000 + index)", name: "R\(index)")
         }
         let page = try await world.loadFeed.execute()
         #expect(page.items.count == 50)

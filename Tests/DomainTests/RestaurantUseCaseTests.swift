@@ -148,7 +148,7 @@ struct GetRestaurantTests {
 
     @Test func getInvalidStoredRestaurantIsNotFound() async throws {
         let world = World()
-        await world.insertRestaurant(id: "bad", priceLevel: 9)
+        try await world.insertRestaurant(id: "bad", priceLevel: 9)
         await expectNotFound("restaurant", id: "bad") {
             try await world.getRestaurant.execute(restaurantId: RestaurantID("bad"))
         }
@@ -175,17 +175,17 @@ struct GetRestaurantTests {
 @Suite("ListRestaurants")
 struct ListRestaurantsTests {
     /// Rating 5: "Zeta"; rating 4: two "Alpha" (ids r-b, r-a) and "Beta"; rating 0: "Omega".
-    private func seedRanked(_ world: World) async {
-        await world.insertRestaurant(id: "r-z", name: "Zeta", ratingTotal: 5, reviewCount: 1)
-        await world.insertRestaurant(id: "r-b", name: "Alpha", ratingTotal: 8, reviewCount: 2)
-        await world.insertRestaurant(id: "r-beta", name: "Beta", ratingTotal: 4, reviewCount: 1)
-        await world.insertRestaurant(id: "r-a", name: "Alpha", ratingTotal: 12, reviewCount: 3)
-        await world.insertRestaurant(id: "r-o", name: "Omega")
+    private func seedRanked(_ world: World) async throws {
+        try await world.insertRestaurant(id: "r-z", name: "Zeta", ratingTotal: 5, reviewCount: 1)
+        try await world.insertRestaurant(id: "r-b", name: "Alpha", ratingTotal: 8, reviewCount: 2)
+        try await world.insertRestaurant(id: "r-beta", name: "Beta", ratingTotal: 4, reviewCount: 1)
+        try await world.insertRestaurant(id: "r-a", name: "Alpha", ratingTotal: 12, reviewCount: 3)
+        try await world.insertRestaurant(id: "r-o", name: "Omega")
     }
 
     @Test func listSortsByRatingDescendingThenNameThenId() async throws {
         let world = World()
-        await seedRanked(world)
+        try await seedRanked(world)
         let page = try await world.listRestaurants.execute(.init())
         #expect(page.items.map(\.id.rawValue) == ["r-z", "r-a", "r-b", "r-beta", "r-o"])
         #expect(page.nextCursor == nil)
@@ -213,54 +213,54 @@ struct ListRestaurantsTests {
 
     @Test func listFiltersCuisineCaseInsensitively() async throws {
         let world = World()
-        await world.insertRestaurant(id: "r-1", name: "One", cuisine: "Italian")
-        await world.insertRestaurant(id: "r-2", name: "Two", cuisine: "ITALIAN")
-        await world.insertRestaurant(id: "r-3", name: "Three", cuisine: "Thai")
-        await world.insertRestaurant(id: "r-4", name: "Four", cuisine: "Italian Fusion")
+        try await world.insertRestaurant(id: "r-1", name: "One", cuisine: "Italian")
+        try await world.insertRestaurant(id: "r-2", name: "Two", cuisine: "ITALIAN")
+        try await world.insertRestaurant(id: "r-3", name: "Three", cuisine: "Thai")
+        try await world.insertRestaurant(id: "r-4", name: "Four", cuisine: "Italian Fusion")
         let page = try await world.listRestaurants.execute(.init(cuisine: " italian "))
         #expect(page.items.map(\.id.rawValue) == ["r-1", "r-2"])
     }
 
     @Test func listMinRatingIsInclusive() async throws {
         let world = World()
-        await world.insertRestaurant(id: "r-4", name: "Four", ratingTotal: 4, reviewCount: 1)
-        await world.insertRestaurant(id: "r-399", name: "Almost", ratingTotal: 399, reviewCount: 100) // 3.99
-        await world.insertRestaurant(id: "r-45", name: "More", ratingTotal: 9, reviewCount: 2)
+        try await world.insertRestaurant(id: "r-4", name: "Four", ratingTotal: 4, reviewCount: 1)
+        try await world.insertRestaurant(id: "r-399", name: "Almost", ratingTotal: 399, reviewCount: 100) // 3.99
+        try await world.insertRestaurant(id: "r-45", name: "More", ratingTotal: 9, reviewCount: 2)
         let page = try await world.listRestaurants.execute(.init(minRating: 4.0))
         #expect(page.items.map(\.id.rawValue) == ["r-45", "r-4"])
     }
 
     @Test func listMaxPriceLevelIsInclusive() async throws {
         let world = World()
-        await world.insertRestaurant(id: "p1", name: "A", priceLevel: 1)
-        await world.insertRestaurant(id: "p2", name: "B", priceLevel: 2)
-        await world.insertRestaurant(id: "p3", name: "C", priceLevel: 3)
-        await world.insertRestaurant(id: "p4", name: "D", priceLevel: 4)
+        try await world.insertRestaurant(id: "p1", name: "A", priceLevel: 1)
+        try await world.insertRestaurant(id: "p2", name: "B", priceLevel: 2)
+        try await world.insertRestaurant(id: "p3", name: "C", priceLevel: 3)
+        try await world.insertRestaurant(id: "p4", name: "D", priceLevel: 4)
         let page = try await world.listRestaurants.execute(.init(maxPriceLevel: 2))
         #expect(page.items.map(\.id.rawValue) == ["p1", "p2"])
     }
 
     @Test func listCombinesFilters() async throws {
         let world = World()
-        await world.insertRestaurant(id: "hit", name: "Hit", cuisine: "Thai", priceLevel: 2, ratingTotal: 5, reviewCount: 1)
-        await world.insertRestaurant(id: "pricey", name: "Pricey", cuisine: "Thai", priceLevel: 3, ratingTotal: 5, reviewCount: 1)
-        await world.insertRestaurant(id: "low", name: "Low", cuisine: "Thai", priceLevel: 1, ratingTotal: 2, reviewCount: 1)
-        await world.insertRestaurant(id: "other", name: "Other", cuisine: "Greek", priceLevel: 1, ratingTotal: 5, reviewCount: 1)
+        try await world.insertRestaurant(id: "hit", name: "Hit", cuisine: "Thai", priceLevel: 2, ratingTotal: 5, reviewCount: 1)
+        try await world.insertRestaurant(id: "pricey", name: "Pricey", cuisine: "Thai", priceLevel: 3, ratingTotal: 5, reviewCount: 1)
+        try await world.insertRestaurant(id: "low", name: "Low", cuisine: "Thai", priceLevel: 1, ratingTotal: 2, reviewCount: 1)
+        try await world.insertRestaurant(id: "other", name: "Other", cuisine: "Greek", priceLevel: 1, ratingTotal: 5, reviewCount: 1)
         let page = try await world.listRestaurants.execute(.init(cuisine: "thai", minRating: 3, maxPriceLevel: 2))
         #expect(page.items.map(\.id.rawValue) == ["hit"])
     }
 
     @Test func listNeverShowsInvalidRestaurants() async throws {
         let world = World()
-        await world.insertRestaurant(id: "valid", name: "Valid")
-        await world.insertRestaurant(id: "price9", name: "Price nine", priceLevel: 9)
-        await world.insertRestaurant(id: "price0", name: "Price zero", priceLevel: 0)
-        await world.insertRestaurant(id: "lat", name: "Pole", latitude: 91)
-        await world.insertRestaurant(id: "lon", name: "Dateline", longitude: -181)
-        await world.insertRestaurant(id: "nan", name: "Nowhere", latitude: .nan)
-        await world.insertRestaurant(id: "blank", name: "   ")
-        await world.insertRestaurant(id: "noaddress", name: "No address", address: " ")
-        await world.insertRestaurant(id: "rating6", name: "Too good", ratingTotal: 6, reviewCount: 1)
+        try await world.insertRestaurant(id: "valid", name: "Valid")
+        try await world.insertRestaurant(id: "price9", name: "Price nine", priceLevel: 9)
+        try await world.insertRestaurant(id: "price0", name: "Price zero", priceLevel: 0)
+        try await world.insertRestaurant(id: "lat", name: "Pole", latitude: 91)
+        try await world.insertRestaurant(id: "lon", name: "Dateline", longitude: -181)
+        try await world.insertRestaurant(id: "nan", name: "Nowhere", latitude: .nan)
+        try await world.insertRestaurant(id: "blank", name: "   ")
+        try await world.insertRestaurant(id: "noaddress", name: "No address", address: " ")
+        try await world.insertRestaurant(id: "rating6", name: "Too good", ratingTotal: 6, reviewCount: 1)
         let page = try await world.listRestaurants.execute(.init())
         #expect(page.items.map(\.id.rawValue) == ["valid"])
         let filtered = try await world.listRestaurants.execute(.init(cuisine: "italian", maxPriceLevel: 4))
@@ -270,7 +270,7 @@ struct ListRestaurantsTests {
     @Test func listDefaultLimitIs50() async throws {
         let world = World()
         for index in 0..<51 {
-            await world.insertRestaurant(id: "r-\(1000 + index)", name: "R\(1000 + index)")
+            try await world.insertRestaurant(id: "r-\(1000 + index)", name: "R\(1000 + index)")
         }
         let page = try await world.listRestaurants.execute(.init())
         #expect(page.items.count == 50)
@@ -288,7 +288,7 @@ struct ListRestaurantsTests {
 
     @Test func listAcceptsLimitsOneAnd500() async throws {
         let world = World()
-        await seedRanked(world)
+        try await seedRanked(world)
         let one = try await world.listRestaurants.execute(.init(limit: 1))
         #expect(one.items.map(\.id.rawValue) == ["r-z"])
         #expect(one.nextCursor != nil)
@@ -317,10 +317,10 @@ struct ListRestaurantsTests {
     @Test(arguments: [1, 2, 3, 4, 7])
     func listPagingVisitsEveryRowExactlyOnceInOrder(_ limit: Int) async throws {
         let world = World()
-        await seedRanked(world)
-        await world.insertRestaurant(id: "r-t1", name: "Tie", ratingTotal: 3, reviewCount: 1)
-        await world.insertRestaurant(id: "r-t2", name: "Tie", ratingTotal: 3, reviewCount: 1)
-        await world.insertRestaurant(id: "r-bad", name: "Invalid", priceLevel: 9)
+        try await seedRanked(world)
+        try await world.insertRestaurant(id: "r-t1", name: "Tie", ratingTotal: 3, reviewCount: 1)
+        try await world.insertRestaurant(id: "r-t2", name: "Tie", ratingTotal: 3, reviewCount: 1)
+        try await world.insertRestaurant(id: "r-bad", name: "Invalid", priceLevel: 9)
         let everything = try await world.listRestaurants.execute(.init(limit: 500)).items.map(\.id)
         #expect(everything.count == 7)
         let pages = try await collectPages { cursor in
@@ -336,8 +336,8 @@ struct ListRestaurantsTests {
     @Test func listPagingWithFiltersKeepsTheFilterOnLaterPages() async throws {
         let world = World()
         for index in 0..<6 {
-            await world.insertRestaurant(id: "t-\(index)", name: "Thai \(index)", cuisine: "Thai", ratingTotal: index % 5, reviewCount: 1)
-            await world.insertRestaurant(id: "g-\(index)", name: "Greek \(index)", cuisine: "Greek", ratingTotal: index % 5, reviewCount: 1)
+            try await world.insertRestaurant(id: "t-\(index)", name: "Thai \(index)", cuisine: "Thai", ratingTotal: index % 5, reviewCount: 1)
+            try await world.insertRestaurant(id: "g-\(index)", name: "Greek \(index)", cuisine: "Greek", ratingTotal: index % 5, reviewCount: 1)
         }
         let pages = try await collectPages { cursor in
             try await world.listRestaurants.execute(.init(cuisine: "thai", limit: 2, cursor: cursor))
@@ -351,7 +351,7 @@ struct ListRestaurantsTests {
     @Test(arguments: ["garbage", "", "zz", "abc", "52", String(repeating: "52", count: 600)])
     func listRefusesAGarbageCursorNamingCursor(_ token: String) async throws {
         let world = World()
-        await seedRanked(world)
+        try await seedRanked(world)
         await expectInvalidInput("cursor") {
             try await world.listRestaurants.execute(.init(cursor: PageCursor(token: token)))
         }
@@ -359,7 +359,7 @@ struct ListRestaurantsTests {
 
     @Test func listRefusesACursorFromTheFeed() async throws {
         let world = World()
-        await seedRanked(world)
+        try await seedRanked(world)
         let feedCursor = try #require(try await world.loadFeed.execute(limit: 1).nextCursor)
         await expectInvalidInput("cursor") {
             try await world.listRestaurants.execute(.init(cursor: feedCursor))
@@ -379,10 +379,10 @@ struct ListRestaurantsTests {
 
     @Test func listRefusesACursorFromAnotherDataSet() async throws {
         let source = World()
-        await seedRanked(source)
+        try await seedRanked(source)
         let foreign = try #require(try await source.listRestaurants.execute(.init(limit: 1)).nextCursor)
         let world = World()
-        await world.insertRestaurant(id: "elsewhere", name: "Elsewhere")
+        try await world.insertRestaurant(id: "elsewhere", name: "Elsewhere")
         await expectInvalidInput("cursor") {
             try await world.listRestaurants.execute(.init(cursor: foreign))
         }
@@ -424,9 +424,9 @@ struct ListRestaurantsTests {
         let world = World()
         // "é" precomposed (C3 A9) and decomposed (65 CC 81) are == as Swift Strings but differ
         // byte-wise; with "f" (66) the rank order becomes a cycle.
-        await world.insertRestaurant(id: "r-1", name: "\u{E9}")
-        await world.insertRestaurant(id: "r-2", name: "e\u{301}")
-        await world.insertRestaurant(id: "r-3", name: "f")
+        try await world.insertRestaurant(id: "r-1", name: "\u{E9}")
+        try await world.insertRestaurant(id: "r-2", name: "e\u{301}")
+        try await world.insertRestaurant(id: "r-3", name: "f")
         let pages = try await collectPages(maxPages: 10) { cursor in
             try await world.listRestaurants.execute(.init(limit: 1, cursor: cursor))
         }
@@ -438,18 +438,18 @@ struct ListRestaurantsTests {
 
 @Suite("SearchRestaurants")
 struct SearchRestaurantsTests {
-    private func seed(_ world: World) async {
-        await world.insertRestaurant(id: "s-1", name: "Pizza Palace", cuisine: "Italian", ratingTotal: 4, reviewCount: 1)
-        await world.insertRestaurant(id: "s-2", name: "Bangkok Street", cuisine: "Thai", ratingTotal: 5, reviewCount: 1)
-        await world.insertRestaurant(id: "s-3", name: "Napoli", cuisine: "Pizza", ratingTotal: 5, reviewCount: 1)
-        await world.insertRestaurant(id: "s-4", name: "Burger Barn", cuisine: "American", ratingTotal: 3, reviewCount: 1)
-        await world.insertRestaurant(id: "s-5", name: "Deep Dish PIZZA", cuisine: "American", ratingTotal: 4, reviewCount: 1)
-        await world.insertRestaurant(id: "s-bad", name: "Pizza Invalid", priceLevel: 0)
+    private func seed(_ world: World) async throws {
+        try await world.insertRestaurant(id: "s-1", name: "Pizza Palace", cuisine: "Italian", ratingTotal: 4, reviewCount: 1)
+        try await world.insertRestaurant(id: "s-2", name: "Bangkok Street", cuisine: "Thai", ratingTotal: 5, reviewCount: 1)
+        try await world.insertRestaurant(id: "s-3", name: "Napoli", cuisine: "Pizza", ratingTotal: 5, reviewCount: 1)
+        try await world.insertRestaurant(id: "s-4", name: "Burger Barn", cuisine: "American", ratingTotal: 3, reviewCount: 1)
+        try await world.insertRestaurant(id: "s-5", name: "Deep Dish PIZZA", cuisine: "American", ratingTotal: 4, reviewCount: 1)
+        try await world.insertRestaurant(id: "s-bad", name: "Pizza Invalid", priceLevel: 0)
     }
 
     @Test func searchMatchesNameOrCuisineCaseInsensitivelySortedLikeTheListing() async throws {
         let world = World()
-        await seed(world)
+        try await seed(world)
         let found = try await world.searchRestaurants.execute(query: "pIzZa")
         // Napoli (5, cuisine match), Deep Dish PIZZA (4, "D"), Pizza Palace (4, "P").
         #expect(found.map(\.id.rawValue) == ["s-3", "s-5", "s-1"])
@@ -457,26 +457,26 @@ struct SearchRestaurantsTests {
 
     @Test func searchMatchesSubstringsInTheMiddle() async throws {
         let world = World()
-        await seed(world)
+        try await seed(world)
         #expect(try await world.searchRestaurants.execute(query: "kok str").map(\.id.rawValue) == ["s-2"])
         #expect(try await world.searchRestaurants.execute(query: "ERICA").map(\.id.rawValue) == ["s-5", "s-4"])
     }
 
     @Test func searchTrimsTheQuery() async throws {
         let world = World()
-        await seed(world)
+        try await seed(world)
         #expect(try await world.searchRestaurants.execute(query: "  thai \n").map(\.id.rawValue) == ["s-2"])
     }
 
     @Test func searchWithNoMatchIsEmpty() async throws {
         let world = World()
-        await seed(world)
+        try await seed(world)
         #expect(try await world.searchRestaurants.execute(query: "sushi").isEmpty)
     }
 
     @Test func searchNeverReturnsInvalidRestaurants() async throws {
         let world = World()
-        await seed(world)
+        try await seed(world)
         let found = try await world.searchRestaurants.execute(query: "invalid")
         #expect(found.isEmpty)
     }
@@ -495,7 +495,7 @@ struct SearchRestaurantsTests {
 
     @Test func searchHonoursTheLimit() async throws {
         let world = World()
-        await seed(world)
+        try await seed(world)
         #expect(try await world.searchRestaurants.execute(query: "pizza", limit: 2).map(\.id.rawValue) == ["s-3", "s-5"])
         #expect(try await world.searchRestaurants.execute(query: "pizza", limit: 1).map(\.id.rawValue) == ["s-3"])
     }
@@ -503,7 +503,7 @@ struct SearchRestaurantsTests {
     @Test func searchDefaultLimitIs50() async throws {
         let world = World()
         for index in 0..<60 {
-            await world.insertRestaurant(id: "m-\(100 + index)", name: "Match \(100 + index)")
+            try await world.insertRestaurant(id: "m-\(100 + index)", name: "Match \(100 + index)")
         }
         #expect(try await world.searchRestaurants.execute(query: "match").count == 50)
     }

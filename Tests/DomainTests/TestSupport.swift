@@ -14,15 +14,23 @@ struct World {
     let clock: ManualWallClock
     let ids: SequentialIdentifierGenerator
     let taxRate: FixedTaxRate
-    let users = InMemoryUserRepository()
-    let restaurants = InMemoryRestaurantRepository()
-    let favorites = InMemoryFavoriteRepository()
+    let users: InMemoryUserRepository
+    let restaurants: InMemoryRestaurantRepository
+    let favorites: InMemoryFavoriteRepository
     /// Menu items, their stock and the orders (one actor, both protocols).
-    let menu = InMemoryMenuRepository()
+    let menu: InMemoryMenuRepository
+    /// Idempotency keys' bindings, shared by the repositories above.
+    let idempotency: InMemoryIdempotencyRepository
     private let emailCounter = Counter()
 
     init(now: Timestamp = World.start, taxRate: TaxRate = World.defaultTaxRate) {
         clock = ManualWallClock(now)
+        let store = InMemoryStore(clock: clock)
+        users = store.users
+        restaurants = store.restaurants
+        favorites = store.favorites
+        menu = store.menu
+        idempotency = store.idempotency
         ids = SequentialIdentifierGenerator(prefix: "id")
         self.taxRate = FixedTaxRate(taxRate)
     }
@@ -33,7 +41,7 @@ struct World {
 
     /// Every use case over this world's repositories and ports.
     var useCases: UseCaseCatalog {
-        UseCaseCatalog(users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: menu, clock: clock, ids: ids, taxRate: taxRate)
+        UseCaseCatalog(users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: menu, idempotency: idempotency, clock: clock, ids: ids, taxRate: taxRate)
     }
 
     var registerUser: RegisterUser { useCases.registerUser }
@@ -98,13 +106,13 @@ struct World {
         id: String, name: String = "Stored", cuisine: String = "Italian", priceLevel: Int = 2,
         address: String = "2 Side Street", latitude: Double = 10, longitude: Double = 10,
         imageUrl: String? = nil, ratingTotal: Int = 0, reviewCount: Int = 0, createdAt: Timestamp? = nil
-    ) async -> Restaurant {
+    ) async throws -> Restaurant {
         let restaurant = Restaurant(
             id: RestaurantID(id), name: name, cuisine: cuisine, priceLevel: priceLevel, address: address,
             latitude: latitude, longitude: longitude, imageUrl: imageUrl,
             ratingTotal: ratingTotal, reviewCount: reviewCount, createdAt: createdAt ?? now
         )
-        await restaurants.insert(restaurant)
+        try await restaurants.insert(restaurant)
         return restaurant
     }
 

@@ -32,29 +32,37 @@ struct Fixture {
     let restaurants: any RestaurantRepository
     let favorites: any FavoriteRepository
     let menu: any MenuRepository & OrderRepository
+    let idempotency: any IdempotencyRepository
     /// The SQLite store and its directory (sqlite backend only).
     let store: SQLiteStore?
     let directory: TemporaryDirectory?
-    let clock = ManualWallClock(Timestamp(year: 2026, month: 6, day: 15, hour: 12))
+    let clock: ManualWallClock
     let ids = SequentialIdentifierGenerator(prefix: "t")
     let tax = FixedTaxRate(TaxRate(partsPerMillion: 80_000)!)
 
-    init(_ backend: Backend) async throws {
+    /// A new store of `backend`; with `directory` (sqlite), the store file in it is opened again
+    /// (as another process or a restarted service would).
+    init(_ backend: Backend, directory existing: TemporaryDirectory? = nil) async throws {
+        let clock = ManualWallClock(Timestamp(year: 2026, month: 6, day: 15, hour: 12))
+        self.clock = clock
         switch backend {
         case .memory:
-            users = InMemoryUserRepository()
-            restaurants = InMemoryRestaurantRepository()
-            favorites = InMemoryFavoriteRepository()
-            menu = InMemoryMenuRepository()
+            let memory = InMemoryStore(clock: clock)
+            users = memory.users
+            restaurants = memory.restaurants
+            favorites = memory.favorites
+            menu = memory.menu
+            idempotency = memory.idempotency
             store = nil
             directory = nil
         case .sqlite:
-            let directory = try TemporaryDirectory()
-            let store = try SQLiteStore(path: directory.path + "/store.sqlite")
+            let directory = try existing ?? TemporaryDirectory()
+            let store = try SQLiteStore(path: directory.path + "/store.sqlite", clock: clock)
             users = try await SQLiteUserRepository(store: store)
             restaurants = try await SQLiteRestaurantRepository(store: store)
             favorites = SQLiteFavoriteRepository(store: store)
             menu = SQLiteMenuRepository(store: store)
+            idempotency = SQLiteIdempotencyRepository(store: store)
             self.store = store
             self.directory = directory
         }

@@ -175,7 +175,7 @@ import Testing
         let reference = InMemoryRestaurantRepository()
         for restaurant in restaurants {
             try await world.restaurants.insert(restaurant)
-            await reference.insert(restaurant)
+            try await reference.insert(restaurant)
         }
         let queries = Self.searchQueries(restaurants)
         #expect(queries.count > 150)
@@ -249,7 +249,7 @@ import Testing
         let reference = InMemoryRestaurantRepository()
         for restaurant in restaurants {
             try await world.restaurants.insert(restaurant)
-            await reference.insert(restaurant)
+            try await reference.insert(restaurant)
         }
         let queries = [
             "i", "I", "İ", "i\u{307}", "is", "İs", "ist", "İST", "stan",

@@ -688,12 +688,10 @@ private struct HandlerWorld {
     let ids: FixtureIds
 
     static func make() async throws -> HandlerWorld {
-        let users = InMemoryUserRepository()
-        let restaurants = InMemoryRestaurantRepository()
-        let favorites = InMemoryFavoriteRepository()
-        let menu = InMemoryMenuRepository()
+        let store = InMemoryStore()
         let catalog = UseCaseCatalog(
-            users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: menu,
+            users: store.users, restaurants: store.restaurants, favorites: store.favorites, menu: store.menu, orders: store.menu,
+            idempotency: store.idempotency,
             clock: ManualWallClock(Timestamp(year: 2026, month: 6, day: 15, hour: 12)), ids: SequentialIdentifierGenerator(prefix: "f"),
             taxRate: FixedTaxRate(try #require(TaxRate(partsPerMillion: 80_000)))
         )
@@ -723,7 +721,7 @@ private struct HandlerWorld {
         let route = try #require(routes[useCase])
         let reply: [UInt8]
         do {
-            reply = WireReply.success(id: request.id, result: try await route.handle(request.params))
+            reply = WireReply.success(id: request.id, result: try await route.handle(request.params, nil))
         } catch {
             let wire = WireError(mapping: error)
             if wire.isInternal { return (false, .internal, "\(error)", request.id) }

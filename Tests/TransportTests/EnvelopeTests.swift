@@ -94,6 +94,13 @@ let envelopeCases: [EnvelopeCase] = [
     .init("deadlineMs fractional", .getRestaurant, body: #"{"v":1,"id":"dfrac","params":{"restaurantId":"r-000001"},"deadlineMs":1.5}"#, .refused("malformed", id: "dfrac")),
     .init("deadlineMs generous is served", .getRestaurant, body: request(id: "dok", params: get1, deadlineMs: 60_000), .accepted(id: "dok", check: restaurantIs("r-000001"))),
     .init("deadlineMs Int.max is served", .getRestaurant, body: request(id: "dmax", params: get1, deadlineMs: Int.max), .accepted(id: "dmax", check: restaurantIs("r-000001"))),
+    // idempotencyKey: a string of 1 to 128 characters; null counts as absent; reads ignore it.
+    .init("idempotencyKey empty", .getRestaurant, body: request(id: "ik0", params: get1, extra: [("idempotencyKey", "")]), .refused("malformed", id: "ik0", naming: "idempotencyKey")),
+    .init("idempotencyKey of 129 characters", .registerUser, body: request(id: "ik129", params: ["name": "K", "email": "k129@example.com"], extra: [("idempotencyKey", .string(String(repeating: "k", count: 129)))]), .refused("malformed", id: "ik129", naming: "idempotencyKey")),
+    .init("idempotencyKey as number", .getRestaurant, body: request(id: "ikn", params: get1, extra: [("idempotencyKey", 7)]), .refused("malformed", id: "ikn", naming: "idempotencyKey")),
+    .init("idempotencyKey as object", .placeOrder, body: request(id: "iko", params: [:], extra: [("idempotencyKey", ["k": "v"])]), .refused("malformed", id: "iko", naming: "idempotencyKey")),
+    .init("idempotencyKey null is treated as absent", .getRestaurant, body: request(id: "iknull", params: get1, extra: [("idempotencyKey", .null)]), .accepted(id: "iknull", check: restaurantIs("r-000001"))),
+    .init("idempotencyKey of 128 two-byte characters on a read is ignored", .getRestaurant, body: request(id: "ik128", params: get1, extra: [("idempotencyKey", .string(String(repeating: "é", count: 128)))]), .accepted(id: "ik128", check: restaurantIs("r-000001"))),
     // Unknown members are tolerated.
     .init("unknown envelope and params members", .getRestaurant, body: request(id: "unk", params: ["restaurantId": "r-000001", "bogus": [1, 2]], extra: [("extra", ["x": true]), ("op", "ignored")]), .accepted(id: "unk", check: restaurantIs("r-000001"))),
     // Param typing: invalid_input naming the field.

@@ -8,12 +8,12 @@ import WireJSON
 struct RequestDecodingTests {
     /// What a decoder made of a body, comparable.
     private enum Outcome: Equatable, CustomStringConvertible {
-        case request(id: String?, params: JSONObject, deadline: Int?)
+        case request(id: String?, params: JSONObject, deadline: Int?, key: String?)
         case rejected(id: String?, error: WireError)
 
         var description: String {
             switch self {
-            case .request(let id, let params, let deadline): "request(id: \(id ?? "nil"), params: \(params.count) members \(params.keys), deadline: \(deadline.map(String.init) ?? "nil"))"
+            case .request(let id, let params, let deadline, let key): "request(id: \(id ?? "nil"), params: \(params.count) members \(params.keys), deadline: \(deadline.map(String.init) ?? "nil"), key: \(key ?? "nil"))"
             case .rejected(let id, let error): "rejected(id: \(id ?? "nil"), \(error))"
             }
         }
@@ -23,7 +23,7 @@ struct RequestDecodingTests {
         body.withUnsafeBytes { bytes in
             do throws(WireRequest.Rejection) {
                 let request = try decode(bytes)
-                return .request(id: request.id, params: request.params.object, deadline: request.deadlineMilliseconds)
+                return .request(id: request.id, params: request.params.object, deadline: request.deadlineMilliseconds, key: request.idempotencyKey)
             } catch {
                 return .rejected(id: error.id, error: error.error)
             }
@@ -79,11 +79,21 @@ struct RequestDecodingTests {
         #"{"v":1,"id":"x"}nul"#,
         #"{"v":1,"id":nul}"#,
         #"{"v":1,"id":nulls}"#,
+        #"{"v":1,"id":"k","idempotencyKey":"order-7f3a","params":{"userId":"u-1"}}"#,
+        #"{"idempotencyKey":null,"v":1}"#,
+        #"{"v":1,"idempotencyKey":""}"#,
+        #"{"v":1,"idempotencyKey":"\#(String(repeating: "k", count: 128))"}"#,
+        #"{"v":1,"idempotencyKey":"\#(String(repeating: "k", count: 129))"}"#,
+        #"{"v":1,"idempotencyKey":"\#(String(repeating: "é", count: 128))"}"#,
+        #"{"v":1,"idempotencyKey":7}"#,
+        #"{"v":1,"idempotencyKey":["k"]}"#,
+        #"{"v":1,"idempotencyKey":"a\u0041"}"#,
+        #"{"v":1,"idempotencyKey":"k","idempotencyKey":"j"}"#,
     ]
 
     @Test("the common shape is taken by the fast path")
     func fastPathTaken() {
-        for body in [Self.seeds[0], Self.seeds[1], Self.seeds[2], Self.seeds[3], Self.seeds[4], Self.seeds[5]] {
+        for body in Self.seeds[0...5] + [Self.seeds[Self.seeds.firstIndex { $0.contains("order-7f3a") }!]] {
             let taken = Array(body.utf8).withUnsafeBytes { WireRequest.decodeCommonShape($0) != nil }
             #expect(taken, "\(body)")
         }

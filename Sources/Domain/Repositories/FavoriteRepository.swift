@@ -2,9 +2,11 @@
 /// one atomic step; the cap itself is the caller's (the use case's) rule.
 public protocol FavoriteRepository: Sendable {
     /// Adds the favorite unless it exists already or the user already has `limit` favorites.
-    func add(_ favorite: Favorite, limit: Int) async throws -> FavoriteAddOutcome
-    /// Removes the favorite if present; returns the user's favorite count afterwards.
-    func remove(userId: UserID, restaurantId: RestaurantID) async throws -> Int
+    /// Binds `claim` to the outcome's count in the same step unless the cap refused it.
+    func add(_ favorite: Favorite, limit: Int, claim: IdempotencyClaim?) async throws -> FavoriteAddOutcome
+    /// Removes the favorite if present; returns the user's favorite count afterwards. Binds
+    /// `claim` to that count in the same step.
+    func remove(userId: UserID, restaurantId: RestaurantID, claim: IdempotencyClaim?) async throws -> Int
     /// The user's favorites, newest saved first.
     func favorites(of userId: UserID) async throws -> [Favorite]
     /// Whether the user saved the restaurant.
@@ -19,4 +21,16 @@ public enum FavoriteAddOutcome: Sendable, Hashable {
     case alreadySaved(count: Int)
     /// Refused: the user has `count` ≥ limit favorites.
     case limitReached(count: Int)
+}
+
+extension FavoriteRepository {
+    /// ``add(_:limit:claim:)`` without an idempotency key.
+    public func add(_ favorite: Favorite, limit: Int) async throws -> FavoriteAddOutcome {
+        try await add(favorite, limit: limit, claim: nil)
+    }
+
+    /// ``remove(userId:restaurantId:claim:)`` without an idempotency key.
+    public func remove(userId: UserID, restaurantId: RestaurantID) async throws -> Int {
+        try await remove(userId: userId, restaurantId: restaurantId, claim: nil)
+    }
 }

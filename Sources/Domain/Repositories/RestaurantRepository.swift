@@ -2,8 +2,8 @@
 /// restaurant's rating is derived from them: adding a review and updating the rating totals is
 /// one atomic step.
 public protocol RestaurantRepository: Sendable {
-    /// Stores a new restaurant.
-    func insert(_ restaurant: Restaurant) async throws
+    /// Stores a new restaurant, binding `claim` to it in the same step.
+    func insert(_ restaurant: Restaurant, claim: IdempotencyClaim?) async throws
     /// The restaurant with this id.
     func restaurant(id: RestaurantID) async throws -> Restaurant?
     /// The restaurants with these ids, in the order given; unknown ids are skipped.
@@ -14,9 +14,22 @@ public protocol RestaurantRepository: Sendable {
     func newest(after: RecencyKey<Restaurant>?, limit: Int) async throws -> [Restaurant]
     /// Stores `review` and adds it to its restaurant's rating totals atomically. Returns the
     /// updated restaurant, or `nil` (and stores nothing) when the restaurant does not exist.
-    func addReview(_ review: Review) async throws -> Restaurant?
+    /// Binds `claim` to the review and the new rating in the same step.
+    func addReview(_ review: Review, claim: IdempotencyClaim?) async throws -> Restaurant?
     /// Up to `limit` reviews of a restaurant, newest first, strictly after `after`.
     func reviews(of restaurantId: RestaurantID, after: RecencyKey<Review>?, limit: Int) async throws -> [Review]
     /// How many reviews of a restaurant were created strictly after `since`.
     func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) async throws -> Int
+}
+
+extension RestaurantRepository {
+    /// ``insert(_:claim:)`` without an idempotency key.
+    public func insert(_ restaurant: Restaurant) async throws {
+        try await insert(restaurant, claim: nil)
+    }
+
+    /// ``addReview(_:claim:)`` without an idempotency key.
+    public func addReview(_ review: Review) async throws -> Restaurant? {
+        try await addReview(review, claim: nil)
+    }
 }

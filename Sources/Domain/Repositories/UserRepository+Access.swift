@@ -16,9 +16,9 @@ extension UserRepository {
         return user
     }
 
-    /// Runs an atomic update and turns its outcome into the user or a domain error.
-    func updateExisting(_ id: UserID, _ change: @escaping @Sendable (User) throws -> User) async throws -> User {
-        switch try await update(id: id, change) {
+    /// Runs an atomic update (binding `claim` to the stored user) and turns its outcome into the user or a domain error.
+    func updateExisting(_ id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User) async throws -> User {
+        switch try await update(id: id, claim: claim, change) {
         case .stored(let user): return user
         case .notFound: throw DomainError.notFound(entity: "user", id: id.rawValue)
         case .emailTaken: throw DomainError.conflict(reason: "email is already registered")

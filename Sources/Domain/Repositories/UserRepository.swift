@@ -1,13 +1,27 @@
 /// Stores users. E-mail uniqueness (by ``EmailAddress/uniquenessKey``) is enforced by the store
 /// in the same atomic step as the write, so racing registrations cannot both succeed.
 public protocol UserRepository: Sendable {
-    /// Stores a new user unless another user has the same e-mail key.
-    func insert(_ user: User) async throws -> UserWriteOutcome
+    /// Stores a new user unless another user has the same e-mail key; binds `claim` to the
+    /// stored user in the same step.
+    func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome
     /// The user with this id.
     func user(id: UserID) async throws -> User?
     /// Reads the user, applies `change` and stores the result as one atomic step; no other
-    /// write to the user can come between. Errors thrown by `change` abort without effect.
-    func update(id: UserID, _ change: @escaping @Sendable (User) throws -> User) async throws -> UserWriteOutcome
+    /// write to the user can come between. Errors thrown by `change` abort without effect. Binds
+    /// `claim` to the stored user in the same step.
+    func update(id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User) async throws -> UserWriteOutcome
+}
+
+extension UserRepository {
+    /// ``insert(_:claim:)`` without an idempotency key.
+    public func insert(_ user: User) async throws -> UserWriteOutcome {
+        try await insert(user, claim: nil)
+    }
+
+    /// ``update(id:claim:_:)`` without an idempotency key.
+    public func update(id: UserID, _ change: @escaping @Sendable (User) throws -> User) async throws -> UserWriteOutcome {
+        try await update(id: id, claim: nil, change)
+    }
 }
 
 /// What an atomic user write did.

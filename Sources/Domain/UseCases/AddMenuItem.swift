@@ -35,7 +35,9 @@ public struct AddMenuItem: Sendable {
     }
 
     /// Invalid name, price, currency or stock [invalid_input]; unknown restaurant [not_found].
-    public func execute(_ input: Input) async throws -> MenuItem {
+    /// With `claim`, the write and the key's binding are one atomic step; a key bound meanwhile
+    /// ends it with ``IdempotentReplay`` (the same request) or [conflict] (another one).
+    public func execute(_ input: Input, claim: IdempotencyClaim? = nil) async throws -> MenuItem {
         let name = try Validate.name(input.name, field: "name")
         let price = try Validate.integer(input.priceCents, field: "priceCents", in: MenuItem.prices)
         guard let currency = Currency(code: input.currency) else {
@@ -45,7 +47,7 @@ public struct AddMenuItem: Sendable {
         let stock = try Validate.integer(input.stock, field: "stock", in: MenuItem.stocks)
         _ = try await restaurants.existingRestaurant(input.restaurantId)
         let item = MenuItem(id: ids.make(), restaurantId: input.restaurantId, name: name, price: Money(minorUnits: price, currency: currency), stock: stock)
-        try await menu.insert(item)
+        try await menu.insert(item, claim: claim)
         return item
     }
 }

@@ -43,7 +43,9 @@ public struct AddReview: Sendable {
 
     /// Rating outside 1…5 or text over 2000 characters [invalid_input]; unknown user or
     /// restaurant [not_found]; inactive user [unauthorized].
-    public func execute(_ input: Input) async throws -> Output {
+    /// With `claim`, the write and the key's binding are one atomic step; a key bound meanwhile
+    /// ends it with ``IdempotentReplay`` (the same request) or [conflict] (another one).
+    public func execute(_ input: Input, claim: IdempotencyClaim? = nil) async throws -> Output {
         let rating = try Validate.integer(input.rating, field: "rating", in: Review.ratings)
         guard input.text.count <= Review.maximumTextLength else {
             throw DomainError.invalidInput(field: "text", reason: "must be at most \(Review.maximumTextLength) characters")
@@ -51,7 +53,7 @@ public struct AddReview: Sendable {
         _ = try await users.activeUser(input.userId)
         let review = Review(id: ids.make(), restaurantId: input.restaurantId, userId: input.userId, rating: rating, text: input.text, createdAt: clock.now())
         // The review and the rating totals are written in one atomic step.
-        guard let restaurant = try await restaurants.addReview(review) else {
+        guard let restaurant = try await restaurants.addReview(review, claim: claim) else {
             throw DomainError.notFound(entity: "restaurant", id: input.restaurantId.rawValue)
         }
         return Output(review: review, restaurantRating: restaurant.rating)

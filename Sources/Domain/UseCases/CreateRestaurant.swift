@@ -60,7 +60,9 @@ public struct CreateRestaurant: Sendable {
 
     /// Refuses any invalid field [invalid_input], naming it; stores and returns the restaurant,
     /// with rating 0 and no reviews.
-    public func execute(_ input: Input) async throws -> Restaurant {
+    /// With `claim`, the write and the key's binding are one atomic step; a key bound meanwhile
+    /// ends it with ``IdempotentReplay`` (the same request) or [conflict] (another one).
+    public func execute(_ input: Input, claim: IdempotencyClaim? = nil) async throws -> Restaurant {
         let hours = input.openingHours ?? []
         guard hours.count <= CreateRestaurant.maximumOpeningHoursLines else {
             throw DomainError.invalidInput(field: "openingHours", reason: "must have at most \(CreateRestaurant.maximumOpeningHoursLines) lines")
@@ -83,7 +85,7 @@ public struct CreateRestaurant: Sendable {
         guard restaurant.isValid else {
             throw DomainError.invalidInput(field: "restaurant", reason: "is not a valid restaurant")
         }
-        try await restaurants.insert(restaurant)
+        try await restaurants.insert(restaurant, claim: claim)
         return restaurant
     }
 }

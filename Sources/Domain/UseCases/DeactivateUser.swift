@@ -8,8 +8,10 @@ public struct DeactivateUser: Sendable {
     }
 
     /// The deactivated user; unknown user [not_found].
-    public func execute(userId: UserID) async throws -> User {
-        try await users.updateExisting(userId) { user in
+    /// With `claim`, the write and the key's binding are one atomic step; a key bound meanwhile
+    /// ends it with ``IdempotentReplay`` (the same request) or [conflict] (another one).
+    public func execute(userId: UserID, claim: IdempotencyClaim? = nil) async throws -> User {
+        try await users.updateExisting(userId, claim: claim) { user in
             user.with(isActive: false)
         }
     }

@@ -55,7 +55,9 @@ public struct PlaceOrder: Sendable {
     /// the items [not_found]; one currency and 0 ≤ discount ≤ subtotal [invalid_input]; the
     /// minimum order value [business_rule]; then takes the stock atomically, all or nothing
     /// [business_rule when any item lacks stock].
-    public func execute(_ input: Input) async throws -> Order {
+    /// With `claim`, the write and the key's binding are one atomic step; a key bound meanwhile
+    /// ends it with ``IdempotentReplay`` (the same request) or [conflict] (another one).
+    public func execute(_ input: Input, claim: IdempotencyClaim? = nil) async throws -> Order {
         guard !input.items.isEmpty else {
             throw DomainError.invalidInput(field: "items", reason: "must not be empty")
         }
@@ -97,7 +99,7 @@ public struct PlaceOrder: Sendable {
         }
         // Only now is subtotal − discount known to be non-negative, as the tax computation requires.
         let order = Order(id: ids.make(), userId: input.userId, lines: lines, currency: currency, discountCents: discount, taxRate: taxRate.currentTaxRate(), deliveryAddress: address, createdAt: clock.now())
-        switch try await orders.place(order) {
+        switch try await orders.place(order, claim: claim) {
         case .placed(let placed):
             return placed
         case .insufficientStock(let itemId, let requested, let available):

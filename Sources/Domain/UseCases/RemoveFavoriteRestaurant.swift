@@ -13,9 +13,11 @@ public struct RemoveFavoriteRestaurant: Sendable {
 
     /// The user's favorite count afterwards. Unknown user or restaurant [not_found], inactive
     /// user [unauthorized].
-    public func execute(userId: UserID, restaurantId: RestaurantID) async throws -> Int {
+    /// With `claim`, the write and the key's binding are one atomic step; a key bound meanwhile
+    /// ends it with ``IdempotentReplay`` (the same request) or [conflict] (another one).
+    public func execute(userId: UserID, restaurantId: RestaurantID, claim: IdempotencyClaim? = nil) async throws -> Int {
         _ = try await users.activeUser(userId)
         _ = try await restaurants.existingRestaurant(restaurantId)
-        return try await favorites.remove(userId: userId, restaurantId: restaurantId)
+        return try await favorites.remove(userId: userId, restaurantId: restaurantId, claim: claim)
     }
 }

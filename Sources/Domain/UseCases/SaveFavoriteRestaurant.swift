@@ -15,12 +15,14 @@ public struct SaveFavoriteRestaurant: Sendable {
 
     /// The user's favorite count afterwards. Unknown user or restaurant [not_found], inactive
     /// user [unauthorized], cap reached [business_rule]; saving a favorite again is a no-op.
-    public func execute(userId: UserID, restaurantId: RestaurantID) async throws -> Int {
+    /// With `claim`, the write and the key's binding are one atomic step; a key bound meanwhile
+    /// ends it with ``IdempotentReplay`` (the same request) or [conflict] (another one).
+    public func execute(userId: UserID, restaurantId: RestaurantID, claim: IdempotencyClaim? = nil) async throws -> Int {
         _ = try await users.activeUser(userId)
         _ = try await restaurants.existingRestaurant(restaurantId)
         let favorite = Favorite(userId: userId, restaurantId: restaurantId, savedAt: clock.now())
         // The cap is checked by the store in the same atomic step as the insert.
-        switch try await favorites.add(favorite, limit: Favorite.maximumPerUser) {
+        switch try await favorites.add(favorite, limit: Favorite.maximumPerUser, claim: claim) {
         case .added(let count), .alreadySaved(let count):
             return count
         case .limitReached:

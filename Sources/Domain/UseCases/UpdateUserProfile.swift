@@ -27,7 +27,9 @@ public struct UpdateUserProfile: Sendable {
     /// Validates the given fields [invalid_input]; the user must exist [not_found] and be active
     /// [unauthorized]; a new address must not belong to another user [conflict]. With no field
     /// given it changes nothing and returns the user.
-    public func execute(_ input: Input) async throws -> User {
+    /// With `claim`, the write and the key's binding are one atomic step; a key bound meanwhile
+    /// ends it with ``IdempotentReplay`` (the same request) or [conflict] (another one).
+    public func execute(_ input: Input, claim: IdempotencyClaim? = nil) async throws -> User {
         let name = try input.name.map { name throws(DomainError) in try Validate.name(name, field: "name") }
         let email = try input.email.map { raw throws(DomainError) in
             guard let email = EmailAddress(raw) else {
@@ -35,7 +37,7 @@ public struct UpdateUserProfile: Sendable {
             }
             return email
         }
-        return try await users.updateExisting(input.userId) { user in
+        return try await users.updateExisting(input.userId, claim: claim) { user in
             try user.requireActive()
             return user.with(name: name, email: email)
         }

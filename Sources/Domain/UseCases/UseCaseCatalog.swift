@@ -45,11 +45,13 @@ public struct UseCaseCatalog: Sendable {
     public let listOrders: ListOrders
     /// LoadFeed.
     public let loadFeed: LoadFeed
+    /// Answers a write whose idempotency key is bound already, before the write's use case runs.
+    public let replayBoundWrite: ReplayBoundWrite
 
     /// Builds every use case over the given repositories and ports.
     public init(
         users: any UserRepository, restaurants: any RestaurantRepository, favorites: any FavoriteRepository,
-        menu: any MenuRepository, orders: any OrderRepository,
+        menu: any MenuRepository, orders: any OrderRepository, idempotency: any IdempotencyRepository,
         clock: any WallClock, ids: any IdentifierGenerator, taxRate: any TaxRateProvider
     ) {
         registerUser = RegisterUser(users: users, clock: clock, ids: ids)
@@ -74,5 +76,6 @@ public struct UseCaseCatalog: Sendable {
         getOrder = GetOrder(orders: orders)
         listOrders = ListOrders(users: users, orders: orders)
         loadFeed = LoadFeed(restaurants: restaurants)
+        replayBoundWrite = ReplayBoundWrite(bindings: idempotency)
     }
 }

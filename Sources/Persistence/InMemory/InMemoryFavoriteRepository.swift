@@ -5,26 +5,36 @@ public actor InMemoryFavoriteRepository: FavoriteRepository {
     // Per user, newest saved first.
     private var favoritesByUser: [UserID: [Favorite]] = [:]
 
-    /// An empty repository.
-    public init() {}
+    private let idempotency: InMemoryIdempotencyRepository
+
+    /// An empty repository, binding idempotency keys in `idempotency` (share one ledger among the
+    /// repositories of one store).
+    public init(idempotency: InMemoryIdempotencyRepository = InMemoryIdempotencyRepository()) {
+        self.idempotency = idempotency
+    }
 
     /// Adds the favorite unless present or the user has `limit` favorites already.
-    public func add(_ favorite: Favorite, limit: Int) -> FavoriteAddOutcome {
-        var favorites = favoritesByUser[favorite.userId, default: []]
-        if favorites.contains(where: { $0.restaurantId == favorite.restaurantId }) {
-            return .alreadySaved(count: favorites.count)
+    public func add(_ favorite: Favorite, limit: Int, claim: IdempotencyClaim?) throws -> FavoriteAddOutcome {
+        try idempotency.perform(claim) {
+            var favorites = favoritesByUser[favorite.userId, default: []]
+            if favorites.contains(where: { $0.restaurantId == favorite.restaurantId }) {
+                return (.alreadySaved(count: favorites.count), .favoriteCount(favorites.count))
+            }
+            guard favorites.count < limit else { return (.limitReached(count: favorites.count), nil) }
+            let position = favorites.firstIndex { $0.savedAt <= favorite.savedAt } ?? favorites.endIndex
+            favorites.insert(favorite, at: position)
+            favoritesByUser[favorite.userId] = favorites
+            return (.added(count: favorites.count), .favoriteCount(favorites.count))
         }
-        guard favorites.count < limit else { return .limitReached(count: favorites.count) }
-        let position = favorites.firstIndex { $0.savedAt <= favorite.savedAt } ?? favorites.endIndex
-        favorites.insert(favorite, at: position)
-        favoritesByUser[favorite.userId] = favorites
-        return .added(count: favorites.count)
     }
 
     /// Removes the favorite if present; returns the count afterwards.
-    public func remove(userId: UserID, restaurantId: RestaurantID) -> Int {
-        favoritesByUser[userId, default: []].removeAll { $0.restaurantId == restaurantId }
-        return favoritesByUser[userId, default: []].count
+    public func remove(userId: UserID, restaurantId: RestaurantID, claim: IdempotencyClaim?) throws -> Int {
+        try idempotency.perform(claim) {
+            favoritesByUser[userId, default: []].removeAll { $0.restaurantId == restaurantId }
+            let count = favoritesByUser[userId, default: []].count
+            return (count, .favoriteCount(count))
+        }
     }
 
     /// The user's favorites, newest saved first.

@@ -10,13 +10,21 @@ public actor InMemoryMenuRepository: MenuRepository, OrderRepository {
     // Per user, newest first.
     private var ordersByUser: [UserID: [Order]] = [:]
 
-    /// An empty repository.
-    public init() {}
+    private let idempotency: InMemoryIdempotencyRepository
+
+    /// An empty repository, binding idempotency keys in `idempotency` (share one ledger among the
+    /// repositories of one store).
+    public init(idempotency: InMemoryIdempotencyRepository = InMemoryIdempotencyRepository()) {
+        self.idempotency = idempotency
+    }
 
     /// Stores a new item.
-    public func insert(_ item: MenuItem) {
-        items[item.id] = item
-        itemIdsByRestaurant[item.restaurantId, default: []].append(item.id)
+    public func insert(_ item: MenuItem, claim: IdempotencyClaim?) throws {
+        try idempotency.perform(claim) {
+            items[item.id] = item
+            itemIdsByRestaurant[item.restaurantId, default: []].append(item.id)
+            return ((), .menuItem(item))
+        }
     }
 
     /// The item with this id.
@@ -37,15 +45,25 @@ public actor InMemoryMenuRepository: MenuRepository, OrderRepository {
     }
 
     /// Adds to an item's stock.
-    public func restock(itemId: MenuItemID, quantity: Int) -> MenuItem? {
-        guard let item = items[itemId] else { return nil }
-        let restocked = item.with(stock: item.stock + quantity)
-        items[itemId] = restocked
-        return restocked
+    public func restock(itemId: MenuItemID, quantity: Int, claim: IdempotencyClaim?) throws -> MenuItem? {
+        try idempotency.perform(claim) {
+            guard let item = items[itemId] else { return (nil, nil) }
+            let restocked = item.with(stock: item.stock + quantity)
+            items[itemId] = restocked
+            return (restocked, .menuItem(restocked))
+        }
     }
 
     /// Takes every line's stock and stores the order, or changes nothing.
-    public func place(_ order: Order) -> OrderPlacementOutcome {
+    public func place(_ order: Order, claim: IdempotencyClaim?) throws -> OrderPlacementOutcome {
+        try idempotency.perform(claim) {
+            let outcome = store(order)
+            guard case .placed(let placed) = outcome else { return (outcome, nil) }
+            return (outcome, .order(placed))
+        }
+    }
+
+    private func store(_ order: Order) -> OrderPlacementOutcome {
         for line in order.lines {
             guard let item = items[line.itemId] else { return .unknownItem(line.itemId) }
             guard item.canSupply(line.quantity) else {

@@ -7,12 +7,20 @@ public actor InMemoryRestaurantRepository: RestaurantRepository {
     // Newest first, so the common "first page of reviews" read is a prefix.
     private var reviewsByRestaurant: [RestaurantID: [Review]] = [:]
 
-    /// An empty repository.
-    public init() {}
+    private let idempotency: InMemoryIdempotencyRepository
+
+    /// An empty repository, binding idempotency keys in `idempotency` (share one ledger among the
+    /// repositories of one store).
+    public init(idempotency: InMemoryIdempotencyRepository = InMemoryIdempotencyRepository()) {
+        self.idempotency = idempotency
+    }
 
     /// Stores a new restaurant.
-    public func insert(_ restaurant: Restaurant) {
-        restaurants[restaurant.id] = restaurant
+    public func insert(_ restaurant: Restaurant, claim: IdempotencyClaim?) throws {
+        try idempotency.perform(claim) {
+            restaurants[restaurant.id] = restaurant
+            return ((), .restaurant(restaurant))
+        }
     }
 
     /// The restaurant with this id.
@@ -46,7 +54,14 @@ public actor InMemoryRestaurantRepository: RestaurantRepository {
     }
 
     /// Stores the review and updates the rating totals in one step.
-    public func addReview(_ review: Review) -> Restaurant? {
+    public func addReview(_ review: Review, claim: IdempotencyClaim?) throws -> Restaurant? {
+        try idempotency.perform(claim) {
+            let updated = store(review)
+            return (updated, updated.map { .review(review, restaurantRating: $0.rating) })
+        }
+    }
+
+    private func store(_ review: Review) -> Restaurant? {
         guard let restaurant = restaurants[review.restaurantId] else { return nil }
         let updated = restaurant.addingReview(rating: review.rating)
         restaurants[review.restaurantId] = updated

@@ -6,16 +6,23 @@ public actor InMemoryUserRepository: UserRepository {
     private var users: [UserID: User] = [:]
     private var idsByEmailKey: [String: UserID] = [:]
 
-    /// An empty repository.
-    public init() {}
+    private let idempotency: InMemoryIdempotencyRepository
+
+    /// An empty repository, binding idempotency keys in `idempotency` (share one ledger among the
+    /// repositories of one store).
+    public init(idempotency: InMemoryIdempotencyRepository = InMemoryIdempotencyRepository()) {
+        self.idempotency = idempotency
+    }
 
     /// Stores a new user unless the e-mail key is taken.
-    public func insert(_ user: User) -> UserWriteOutcome {
-        let key = user.email.uniquenessKey
-        guard idsByEmailKey[key] == nil else { return .emailTaken }
-        users[user.id] = user
-        idsByEmailKey[key] = user.id
-        return .stored(user)
+    public func insert(_ user: User, claim: IdempotencyClaim?) throws -> UserWriteOutcome {
+        try idempotency.perform(claim) {
+            let key = user.email.uniquenessKey
+            guard idsByEmailKey[key] == nil else { return (.emailTaken, nil) }
+            users[user.id] = user
+            idsByEmailKey[key] = user.id
+            return (.stored(user), .user(user))
+        }
     }
 
     /// The user with this id.
@@ -24,7 +31,15 @@ public actor InMemoryUserRepository: UserRepository {
     }
 
     /// Applies `change` to the stored user and stores the result, atomically.
-    public func update(id: UserID, _ change: @escaping @Sendable (User) throws -> User) throws -> UserWriteOutcome {
+    public func update(id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User) throws -> UserWriteOutcome {
+        try idempotency.perform(claim) {
+            let outcome = try store(id: id, change)
+            guard case .stored(let user) = outcome else { return (outcome, nil) }
+            return (outcome, .user(user))
+        }
+    }
+
+    private func store(id: UserID, _ change: (User) throws -> User) throws -> UserWriteOutcome {
         guard let current = users[id] else { return .notFound }
         let updated = try change(current)
         let oldKey = current.email.uniquenessKey

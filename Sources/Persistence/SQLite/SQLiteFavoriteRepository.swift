@@ -12,23 +12,24 @@ public actor SQLiteFavoriteRepository: FavoriteRepository {
     }
 
     /// Adds the favorite unless present or the user has `limit` already; returns once durable.
-    public func add(_ favorite: Favorite, limit: Int) async throws -> FavoriteAddOutcome {
-        try await store.write { db in
+    public func add(_ favorite: Favorite, limit: Int, claim: IdempotencyClaim?) async throws -> FavoriteAddOutcome {
+        try await store.write(boundTo: claim) { db in
             let count = try db.integer("SELECT count(*) FROM favorites WHERE user_id = ?", [favorite.userId.rawValue])
             if try db.row("SELECT 1 FROM favorites WHERE user_id = ? AND restaurant_id = ?", [favorite.userId.rawValue, favorite.restaurantId.rawValue]) != nil {
-                return .alreadySaved(count: count)
+                return (.alreadySaved(count: count), .favoriteCount(count))
             }
-            guard count < limit else { return .limitReached(count: count) }
+            guard count < limit else { return (.limitReached(count: count), nil) }
             try db.run("INSERT INTO favorites (\(FavoriteRecord.columns)) VALUES (?, ?, ?)", FavoriteRecord.arguments(favorite))
-            return .added(count: count + 1)
+            return (.added(count: count + 1), .favoriteCount(count + 1))
         }
     }
 
     /// Removes the favorite if present; returns the count afterwards, once durable.
-    public func remove(userId: UserID, restaurantId: RestaurantID) async throws -> Int {
-        try await store.write { db in
+    public func remove(userId: UserID, restaurantId: RestaurantID, claim: IdempotencyClaim?) async throws -> Int {
+        try await store.write(boundTo: claim) { db in
             try db.run("DELETE FROM favorites WHERE user_id = ? AND restaurant_id = ?", [userId.rawValue, restaurantId.rawValue])
-            return try db.integer("SELECT count(*) FROM favorites WHERE user_id = ?", [userId.rawValue])
+            let count = try db.integer("SELECT count(*) FROM favorites WHERE user_id = ?", [userId.rawValue])
+            return (count, .favoriteCount(count))
         }
     }
 

@@ -13,9 +13,10 @@ public actor SQLiteMenuRepository: MenuRepository, OrderRepository {
     }
 
     /// Stores a new item; returns once durable.
-    public func insert(_ item: MenuItem) async throws {
-        try await store.write { db in
+    public func insert(_ item: MenuItem, claim: IdempotencyClaim?) async throws {
+        try await store.write(boundTo: claim) { db in
             try db.run("INSERT INTO menu_items (\(MenuItemRecord.columns)) VALUES (?, ?, ?, ?, ?, ?)", MenuItemRecord.arguments(item))
+            return ((), .menuItem(item))
         }
     }
 
@@ -46,23 +47,24 @@ public actor SQLiteMenuRepository: MenuRepository, OrderRepository {
     }
 
     /// Adds to an item's stock; returns the item once durable, `nil` if there is no such item.
-    public func restock(itemId: MenuItemID, quantity: Int) async throws -> MenuItem? {
-        try await store.write { db in
+    public func restock(itemId: MenuItemID, quantity: Int, claim: IdempotencyClaim?) async throws -> MenuItem? {
+        try await store.write(boundTo: claim) { db in
             try db.run("UPDATE menu_items SET stock = stock + ? WHERE id = ?", [quantity, itemId.rawValue])
-            guard db.changesCount == 1 else { return nil }
-            return try db.row("SELECT \(MenuItemRecord.columns) FROM menu_items WHERE id = ?", [itemId.rawValue]).map(MenuItemRecord.item)
+            guard db.changesCount == 1 else { return (nil, nil) }
+            let item = try db.row("SELECT \(MenuItemRecord.columns) FROM menu_items WHERE id = ?", [itemId.rawValue]).map(MenuItemRecord.item)
+            return (item, item.map(WriteResult.menuItem))
         }
     }
 
     /// Takes every line's stock and stores the order, or changes nothing; returns once durable.
-    public func place(_ order: Order) async throws -> OrderPlacementOutcome {
-        try await store.write { db in
+    public func place(_ order: Order, claim: IdempotencyClaim?) async throws -> OrderPlacementOutcome {
+        try await store.write(boundTo: claim) { db in
             for line in order.lines {
                 guard let stock = try Int.fetchOne(db.cachedStatement(sql: "SELECT stock FROM menu_items WHERE id = ?"), arguments: [line.itemId.rawValue]) else {
-                    return .unknownItem(line.itemId)
+                    return (.unknownItem(line.itemId), nil)
                 }
                 guard line.quantity <= stock else {
-                    return .insufficientStock(itemId: line.itemId, requested: line.quantity, available: stock)
+                    return (.insufficientStock(itemId: line.itemId, requested: line.quantity, available: stock), nil)
                 }
             }
             for line in order.lines {
@@ -74,7 +76,7 @@ public actor SQLiteMenuRepository: MenuRepository, OrderRepository {
             for arguments in OrderRecord.lineArguments(order) {
                 try db.run("INSERT INTO order_lines (\(OrderRecord.lineColumns)) VALUES (?, ?, ?, ?, ?)", arguments)
             }
-            return .placed(order)
+            return (.placed(order), .order(order))
         }
     }
 

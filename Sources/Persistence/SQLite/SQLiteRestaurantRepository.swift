@@ -37,8 +37,8 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     public var count: Int { restaurantsById.count }
 
     /// Stores a new restaurant; returns once durable.
-    public func insert(_ restaurant: Restaurant) async throws {
-        try await store.write { db in
+    public func insert(_ restaurant: Restaurant, claim: IdempotencyClaim?) async throws {
+        try await store.write(boundTo: claim) { db in
             try db.run(
                 """
                 INSERT INTO restaurants (\(RestaurantRecord.columns), rank_rating, listed, name_key, cuisine_key)
@@ -50,6 +50,7 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
                 "INSERT INTO restaurant_search (rowid, name_key, cuisine_key) VALUES (?, ?, ?)",
                 [db.lastInsertedRowID, RestaurantRecord.searchKey(restaurant.name), RestaurantRecord.searchKey(restaurant.cuisine)]
             )
+            return ((), .restaurant(restaurant))
         }
         remember(restaurant)
     }
@@ -121,11 +122,11 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
 
     /// Stores the review and updates the rating totals in one transaction; returns the updated
     /// restaurant once durable, or `nil` (nothing stored) when the restaurant does not exist.
-    public func addReview(_ review: Review) async throws -> Restaurant? {
+    public func addReview(_ review: Review, claim: IdempotencyClaim?) async throws -> Restaurant? {
         let held = restaurantsById[review.restaurantId]
-        let updated = try await store.write { db -> Restaurant? in
+        let updated = try await store.write(boundTo: claim) { db -> (Restaurant?, WriteResult?) in
             guard let totals = try db.row("SELECT rating_total, review_count FROM restaurants WHERE id = ?", [review.restaurantId.rawValue]) else {
-                return nil
+                return (nil, nil)
             }
             // The totals come from the database inside the write lock; the rest never changes.
             let base = try held ?? RestaurantRecord.restaurant(
@@ -144,7 +145,7 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
                 arguments
             )
             try db.run("INSERT INTO reviews (\(ReviewRecord.columns)) VALUES (?, ?, ?, ?, ?, ?)", ReviewRecord.arguments(review))
-            return updated
+            return (updated, .review(review, restaurantRating: updated.rating))
         }
         if let updated { remember(updated) }
         return updated

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import GRDB
 
@@ -11,12 +12,16 @@ import GRDB
 public final class SQLiteStore: Sendable {
     /// The database file.
     public let path: String
+    /// Stamps idempotency keys' bindings with the time they were made.
+    let clock: any WallClock
 
     private let pool: DatabasePool
     private let committer: GroupCommitter
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
-    public init(path: String) throws {
+    /// `clock` stamps idempotency keys' bindings (their age decides when they are forgotten).
+    public init(path: String, clock: any WallClock = SystemWallClock()) throws {
+        self.clock = clock
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Another process holding the write lock (a backup, a second tool) is waited for
@@ -32,6 +37,30 @@ public final class SQLiteStore: Sendable {
     /// Runs `body` in the next group commit; returns once it is durable.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await committer.write(body)
+    }
+
+    /// Runs `body` in the next group commit as the write `claim` binds, and returns once it is
+    /// durable. When the key is bound already, `body` does not run and the claim's answer to the
+    /// binding is thrown (``IdempotentReplay`` or a conflict). Otherwise, when `body` returns a
+    /// result (its write succeeded), the key is bound to that result in the same transaction.
+    func write<T: Sendable>(
+        boundTo claim: IdempotencyClaim?, _ body: @escaping @Sendable (Database) throws -> (T, WriteResult?)
+    ) async throws -> T {
+        guard let claim else { return try await write { db in try body(db).0 } }
+        let clock = self.clock
+        return try await write { db in
+            if let row = try db.row("SELECT \(IdempotencyRecord.columns) FROM idempotency_keys WHERE key = ?", [claim.key]) {
+                throw claim.answer(toBound: try IdempotencyRecord.binding(from: row))
+            }
+            let (value, result) = try body(db)
+            if let result {
+                try db.run(
+                    "INSERT INTO idempotency_keys (\(IdempotencyRecord.columns)) VALUES (?, ?, ?, ?)",
+                    IdempotencyRecord.arguments(key: claim.key, claim.binding(for: result), madeAt: clock.now())
+                )
+            }
+            return value
+        }
     }
 
     /// The settings of every connection. With WAL, `synchronous = FULL` syncs the log at every

@@ -36,14 +36,14 @@ public actor SQLiteUserRepository: UserRepository {
     public var count: Int { usersById.count }
 
     /// Stores a new user unless the e-mail key is taken; returns once durable.
-    public func insert(_ user: User) async throws -> UserWriteOutcome {
-        let outcome: UserWriteOutcome = try await store.write { db in
+    public func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome {
+        let outcome: UserWriteOutcome = try await store.write(boundTo: claim) { db in
             // The unique index decides: a taken key inserts nothing (and does not abort the batch).
             try db.run(
                 "INSERT INTO users (\(UserRecord.columns), email_key) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (email_key) DO NOTHING",
                 UserRecord.arguments(user)
             )
-            return db.changesCount == 1 ? .stored(user) : .emailTaken
+            return db.changesCount == 1 ? (.stored(user), .user(user)) : (.emailTaken, nil)
         }
         if case .stored(let stored) = outcome { remember(stored, version: 0) }
         return outcome
@@ -63,16 +63,16 @@ public actor SQLiteUserRepository: UserRepository {
     }
 
     /// Reads the user, applies `change` and writes the result in one write transaction.
-    public func update(id: UserID, _ change: @escaping @Sendable (User) throws -> User) async throws -> UserWriteOutcome {
-        let written: (outcome: UserWriteOutcome, version: Int) = try await store.write { db in
+    public func update(id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User) async throws -> UserWriteOutcome {
+        let written: (outcome: UserWriteOutcome, version: Int) = try await store.write(boundTo: claim) { db in
             guard let row = try db.row("SELECT \(UserRecord.columns), version FROM users WHERE id = ?", [id.rawValue]) else {
-                return (.notFound, 0)
+                return ((.notFound, 0), nil)
             }
             let version: Int = try row.decode(forColumn: "version") + 1
             let updated = try change(try UserRecord.user(from: row))
             let key = updated.email.uniquenessKey
             guard try db.row("SELECT 1 FROM users WHERE email_key = ? AND id <> ?", [key, id.rawValue]) == nil else {
-                return (.emailTaken, 0)
+                return ((.emailTaken, 0), nil)
             }
             var arguments = UserRecord.arguments(updated)
             arguments += [version, id.rawValue]
@@ -84,7 +84,7 @@ public actor SQLiteUserRepository: UserRepository {
                 """,
                 arguments
             )
-            return (.stored(updated), version)
+            return ((.stored(updated), version), .user(updated))
         }
         if case .stored(let stored) = written.outcome { remember(stored, version: written.version) }
         return written.outcome

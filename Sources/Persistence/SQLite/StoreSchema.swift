@@ -3,9 +3,17 @@ import GRDB
 /// The database schema, as migrations. Every query the repositories make has an index; the
 /// comments name the query each one serves.
 enum StoreSchema {
+    /// The migrations in order, by the names both stores register (SQLite's `DatabaseMigrator`
+    /// and PostgreSQL's migration table record them by these names).
+    static let migrationNames = [baseMigration, idempotencyKeysMigration]
+    /// The tables of users, restaurants, reviews, favorites, menu items and orders.
+    static let baseMigration = "v1"
+    /// The `idempotency_keys` table.
+    static let idempotencyKeysMigration = "idempotency-keys"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+        migrator.registerMigration(StoreSchema.baseMigration) { db in
             try db.execute(sql: """
                 CREATE TABLE users (
                     id TEXT PRIMARY KEY NOT NULL,
@@ -113,9 +121,19 @@ enum StoreSchema {
                 CREATE INDEX order_lines_by_item ON order_lines(item_id);
                 """)
         }
-        // name_key and cuisine_key were lowercased only; they are now also canonically
-        // decomposed (RestaurantRecord.searchKey), so that "é" and "e\u{301}" compare equal as
-        // they do in the Domain. Recomputes them and rebuilds the trigram index from them.
+        migrator.registerMigration(StoreSchema.idempotencyKeysMigration) { db in
+            try db.execute(sql: """
+                -- Idempotency keys: each bound in the transaction of the write it made, with the
+                -- request it was first used with and that write's result (see IdempotencyClaim).
+                CREATE TABLE idempotency_keys (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    request TEXT NOT NULL,
+                    result BLOB NOT NULL,
+                    made_at INTEGER NOT NULL               -- ms since the epoch: pruning by age
+                );
+                CREATE INDEX idempotency_keys_by_age ON idempotency_keys(made_at);
+                """)
+        }
         return migrator
     }
 }

@@ -1,3 +1,4 @@
+import Domain
 import Logging
 import WireJSON
 
@@ -74,8 +75,13 @@ actor EndpointHost {
             return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code)
         }
         do {
-            let result = try await route.handle(request.params)
+            // Reads ignore a key; a write binds it (see IdempotencyClaim).
+            let claim = route.name.writes ? request.idempotencyKey.map { IdempotencyClaim(key: $0, useCase: route.name, params: request.params) } : nil
+            let result = try await route.handle(request.params, claim)
             return OutboundReply(inbound, body: WireReply.success(id: request.id, result: result, using: &writer), outcome: nil)
+        } catch let replay as IdempotentReplay {
+            let recorded = RecordedResult(bytes: replay.recordedResult)
+            return OutboundReply(inbound, body: WireReply.success(id: request.id, result: recorded, using: &writer), outcome: nil)
         } catch {
             let wire = WireError(mapping: error)
             if wire.isInternal {

@@ -1,15 +1,17 @@
 import Domain
 
 /// One use case as the transport hosts it: its name and a handler that reads the wire params,
-/// runs the use case and returns the result to encode.
+/// runs the use case and returns the result to encode. A write's handler is also given the
+/// request's idempotency claim, if it carried a key.
 public struct UseCaseRoute: Sendable {
     /// The use case.
     public let name: UseCaseName
-    /// Decodes params, executes, returns the result; throws `WireError` or domain errors.
-    public let handle: @Sendable (Params) async throws -> UseCaseResult
+    /// Decodes params, executes (binding the claim, for a write), returns the result; throws
+    /// `WireError`, domain errors or ``IdempotentReplay``.
+    public let handle: @Sendable (Params, IdempotencyClaim?) async throws -> UseCaseResult
 
     /// Creates a route.
-    public init(name: UseCaseName, handle: @escaping @Sendable (Params) async throws -> UseCaseResult) {
+    public init(name: UseCaseName, handle: @escaping @Sendable (Params, IdempotencyClaim?) async throws -> UseCaseResult) {
         self.name = name
         self.handle = handle
     }

@@ -1,11 +1,12 @@
+import Domain
 import WireJSON
 
 extension WireRequest {
     /// Decodes the common request shape by scanning the envelope object directly, without
     /// building a `JSONValue` tree for it: members `v` (exactly `1`), `id` (a string of printable
-    /// ASCII without escapes, or `null`), `params` (an object, parsed by `JSONParser`, or `null`)
-    /// and `deadlineMs` (digits, or `null`), each at most once, in any order, with JSON
-    /// whitespace anywhere between tokens.
+    /// ASCII without escapes, or `null`), `params` (an object, parsed by `JSONParser`, or `null`),
+    /// `deadlineMs` (digits, or `null`) and `idempotencyKey` (like `id` but not empty, or `null`),
+    /// each at most once, in any order, with JSON whitespace anywhere between tokens.
     ///
     /// Returns `nil` for anything else (unknown or repeated members, escapes or non-ASCII in
     /// `id`, other number spellings, invalid JSON, ...), and the caller then runs the general
@@ -36,8 +37,9 @@ private struct RequestScanner {
     mutating func scanRequest() -> WireRequest? {
         skipWhitespace()
         guard take(UInt8(ascii: "{")) else { return nil }
-        var seen: (version: Bool, id: Bool, params: Bool, deadline: Bool) = (false, false, false, false)
+        var seen: (version: Bool, id: Bool, params: Bool, deadline: Bool, key: Bool) = (false, false, false, false, false)
         var id: String?
+        var idempotencyKey: String?
         var params = JSONObject()
         var deadline: Int?
         while true {
@@ -73,6 +75,13 @@ private struct RequestScanner {
                     guard let milliseconds = digits() else { return nil }
                     deadline = milliseconds
                 }
+            case 14 where equals(key, "idempotencyKey"):
+                guard !seen.key else { return nil }
+                seen.key = true
+                if !takeNull() {
+                    guard let text = plainString(), IdempotencyClaim.keyLengths.contains(text.count) else { return nil }
+                    idempotencyKey = String(decoding: UnsafeBufferPointer(start: base + text.lowerBound, count: text.count), as: UTF8.self)
+                }
             default:
                 return nil
             }
@@ -83,7 +92,7 @@ private struct RequestScanner {
         }
         skipWhitespace()
         guard position == count, seen.version else { return nil }
-        return WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline)
+        return WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline, idempotencyKey: idempotencyKey)
     }
 
     /// Whether the bytes in `range` are `text` (whose length the caller has matched).

@@ -1,3 +1,4 @@
+import Domain
 import WireJSON
 
 /// A request body of wire protocol v1 that passed envelope checks.
@@ -11,12 +12,15 @@ public struct WireRequest: Sendable {
     public let params: Params
     /// Milliseconds after receipt by which the request must have started, if given.
     public let deadlineMilliseconds: Int?
+    /// The caller's idempotency key, if given (1 to 128 characters); writes bind it.
+    public let idempotencyKey: String?
 
     /// Creates a request.
-    public init(id: String?, params: Params, deadlineMilliseconds: Int?) {
+    public init(id: String?, params: Params, deadlineMilliseconds: Int?, idempotencyKey: String? = nil) {
         self.id = id
         self.params = params
         self.deadlineMilliseconds = deadlineMilliseconds
+        self.idempotencyKey = idempotencyKey
     }
 
     /// A body that failed the envelope checks: the error and the request id when one could be read.
@@ -28,8 +32,9 @@ public struct WireRequest: Sendable {
     }
 
     /// Decodes one body frame: a UTF-8 JSON object with `v` = 1, an optional string `id` of at
-    /// most 128 characters, an optional object `params` and an optional non-negative integer
-    /// `deadlineMs`. Explicit `null`s count as absent; unknown members are ignored.
+    /// most 128 characters, an optional object `params`, an optional non-negative integer
+    /// `deadlineMs` and an optional string `idempotencyKey` of 1 to 128 characters. Explicit
+    /// `null`s count as absent; unknown members are ignored.
     public static func decode(_ body: UnsafeRawBufferPointer) throws(Rejection) -> WireRequest {
         if let request = decodeCommonShape(body) {
             return request
@@ -99,7 +104,16 @@ public struct WireRequest: Sendable {
         default:
             throw Rejection(id: id, error: WireError(.malformed, "deadlineMs must be a non-negative integer"))
         }
-        return (WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline), object)
+        var idempotencyKey: String?
+        switch object["idempotencyKey"] {
+        case nil, .null?:
+            idempotencyKey = nil
+        case .string(let key)? where IdempotencyClaim.keyLengths.contains(key.count):
+            idempotencyKey = key
+        default:
+            throw Rejection(id: id, error: WireError(.malformed, "idempotencyKey must be a string of \(IdempotencyClaim.keyLengths.lowerBound) to \(IdempotencyClaim.keyLengths.upperBound) characters"))
+        }
+        return (WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline, idempotencyKey: idempotencyKey), object)
     }
 
     /// Decodes a body held in an array.

@@ -1,0 +1,29 @@
+import Domain
+import GRDB
+
+/// Idempotency keys' bindings in SQLite's `idempotency_keys` table. The SQLite repositories bind
+/// keys in their own write transactions (``SQLiteStore/write(boundTo:_:)``); this reads the
+/// bindings back and forgets old ones.
+public struct SQLiteIdempotencyRepository: IdempotencyRepository {
+    private let store: SQLiteStore
+
+    /// Bindings of `store`.
+    public init(store: SQLiteStore) {
+        self.store = store
+    }
+
+    /// The binding of `key`, if any.
+    public func binding(forKey key: String) async throws -> IdempotencyBinding? {
+        try await store.read { db in
+            try db.row("SELECT \(IdempotencyRecord.columns) FROM idempotency_keys WHERE key = ?", [key]).map(IdempotencyRecord.binding)
+        }
+    }
+
+    /// Forgets the bindings made before `cutoff`; returns once durable.
+    public func removeBindings(madeBefore cutoff: Timestamp) async throws -> Int {
+        try await store.write { db in
+            try db.run("DELETE FROM idempotency_keys WHERE made_at < ?", [cutoff.millisecondsSinceEpoch])
+            return db.changesCount
+        }
+    }
+}
