@@ -19,13 +19,21 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Pure business core: entities, use cases, ports. No dependencies, no imports.
         .target(name: "Domain"),
         // Repository implementations behind Domain's protocols: SQLite (the embedded default,
-        // with group commit) and in-memory actors for tests. Records and mappers live here.
-        .target(name: "Persistence", dependencies: ["Domain", .product(name: "GRDB", package: "GRDB.swift")]),
+        // with group commit), PostgreSQL (several svcd instances on one database) and in-memory
+        // actors for tests. Records and mappers live here.
+        .target(name: "Persistence", dependencies: [
+            "Domain",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         // libzmq from Debian's libzmq3-dev; stays internal to the ZeroMQ module.
         .systemLibrary(
             name: "CZeroMQ",
@@ -51,7 +59,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "svcd", dependencies: [
-            "ServiceApp",
+            "ServiceApp", "Persistence",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

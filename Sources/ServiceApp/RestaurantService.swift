@@ -17,11 +17,11 @@ public final class RestaurantService: Sendable {
     /// Where the service keeps its files.
     public let dataDirectory: String
 
-    private let store: SQLiteStore?
+    private let store: ServiceStore
     private let context: ZMQContext
     private let group: ServiceGroup
 
-    init(useCaseAddresses: [UseCaseName: String], endpoints: [UseCaseEndpoint], availability: ServiceAvailability, dataDirectory: String, store: SQLiteStore?, context: ZMQContext, group: ServiceGroup) {
+    init(useCaseAddresses: [UseCaseName: String], endpoints: [UseCaseEndpoint], availability: ServiceAvailability, dataDirectory: String, store: ServiceStore, context: ZMQContext, group: ServiceGroup) {
         self.store = store
         self.useCaseAddresses = useCaseAddresses
         self.endpoints = endpoints
@@ -33,33 +33,28 @@ public final class RestaurantService: Sendable {
 
     /// Serves until a shutdown signal (or `triggerGracefulShutdown()`), drains, and returns once
     /// every socket is closed, the ZeroMQ context is terminated and the store is closed (every
-    /// answered write was durable already; closing checkpoints the WAL).
+    /// answered write was durable already; closing SQLite checkpoints the WAL, closing PostgreSQL
+    /// closes the connection pool).
     public func run() async throws {
         defer { removeEndpointsFile() }
         do {
             try await group.run()
         } catch {
             context.terminate()
-            try? await store?.close()
+            try? await store.close()
             throw error
         }
         context.terminate()
-        try await store?.close()
+        try await store.close()
     }
 
-    /// How the store grouped writes into commits so far (`nil` for the in-memory store).
-    public var storeStatistics: GroupCommitStatistics? { store?.commitStatistics }
+    /// How the store grouped writes into commits so far (`nil` unless the store is SQLite).
+    public var storeStatistics: GroupCommitStatistics? { store.commitStatistics }
 
-    /// Writes a consistent copy of the store to `path` (absolute, must not exist yet). Fails for
-    /// the in-memory store.
+    /// Writes a consistent copy of the store to `path` (absolute, must not exist yet). Only the
+    /// SQLite store can; the others throw ``BackupUnavailable``.
     public func backup(to path: String) async throws {
-        guard let store else { throw BackupUnavailable() }
         try await store.backup(to: path)
-    }
-
-    /// The in-memory store has nothing to back up.
-    public struct BackupUnavailable: Error, CustomStringConvertible {
-        public var description: String { "the in-memory store cannot be backed up" }
     }
 
     /// A stopped service leaves no `endpoints.json` behind, so clients do not dial a dead

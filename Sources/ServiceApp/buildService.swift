@@ -17,49 +17,26 @@ public func buildService(
     let startedAt = ContinuousClock.now
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
 
-    let store: SQLiteStore?
-    let users: any UserRepository
-    let restaurants: any RestaurantRepository
-    let favorites: any FavoriteRepository
-    let menu: any MenuRepository & OrderRepository
-    let idempotency: any IdempotencyRepository
-    switch configuration.store {
-    case .sqlite:
-        let opened = ContinuousClock.now
-        let sqlite = try SQLiteStore(path: configuration.storePath)
-        store = sqlite
-        users = try await SQLiteUserRepository(store: sqlite)
-        let sqliteRestaurants = try await SQLiteRestaurantRepository(store: sqlite)
-        restaurants = sqliteRestaurants
-        favorites = SQLiteFavoriteRepository(store: sqlite)
-        menu = SQLiteMenuRepository(store: sqlite)
-        idempotency = SQLiteIdempotencyRepository(store: sqlite)
-        let heldRestaurants = await sqliteRestaurants.count
-        logger.info("opened store", metadata: [
-            "path": "\(configuration.storePath)", "restaurants": "\(heldRestaurants)",
-            "elapsed": "\(ContinuousClock.now - opened)",
-        ])
-    case .memory:
-        store = nil
-        let memory = InMemoryStore()
-        users = memory.users
-        restaurants = memory.restaurants
-        favorites = memory.favorites
-        menu = memory.menu
-        idempotency = memory.idempotency
-    }
-
-    if configuration.seedSample {
-        let seeded = try await SampleData.seedIfEmpty(users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: menu, taxRate: configuration.taxRate)
-        if let seeded { logger.info("seeded sample data", metadata: ["summary": "\(seeded)"]) }
-    }
-
     let clock = SystemWallClock()
-    let catalog = UseCaseCatalog(
-        users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: menu, idempotency: idempotency,
-        clock: clock, ids: RandomIdentifierGenerator(), taxRate: FixedTaxRate(configuration.taxRate)
-    )
+    let (store, repositories) = try await openStore(configuration, clock: clock, logger: logger)
+    let catalog: UseCaseCatalog
+    do {
+        if configuration.seedSample {
+            try await seedSample(into: repositories, of: store, taxRate: configuration.taxRate, logger: logger)
+        }
+        catalog = UseCaseCatalog(
+            users: repositories.users, restaurants: repositories.restaurants, favorites: repositories.favorites,
+            menu: repositories.menu, orders: repositories.menu, idempotency: repositories.idempotency,
+            clock: clock, ids: RandomIdentifierGenerator(), taxRate: FixedTaxRate(configuration.taxRate)
+        )
+    } catch {
+        try? await store.close()
+        throw error
+    }
 
+    var endpointConfiguration = configuration.endpoint
+    // Every read of a PostgreSQL store is a round trip: reads wait concurrently, like writes.
+    endpointConfiguration.concurrentReads = endpointConfiguration.concurrentReads || store.kind == .postgres
     let keys = try AdminKeys.loadOrCreate(in: configuration.dataDirectory)
     let context = try ZMQContext()
     let availability = ServiceAvailability()
@@ -73,7 +50,7 @@ public func buildService(
             endpointLogger[metadataKey: "useCase"] = "\(route.name.rawValue)"
             let endpoint = try UseCaseEndpoint(
                 route: route, address: configuration.address(offset: route.name.portOffset), context: context,
-                configuration: configuration.endpoint, availability: availability, logger: endpointLogger
+                configuration: endpointConfiguration, availability: availability, logger: endpointLogger
             )
             addresses[route.name] = try await endpoint.start()
             endpoints.append(endpoint)
@@ -101,18 +78,19 @@ public func buildService(
     } catch {
         for endpoint in endpoints { endpoint.abort() }
         context.terminate()
-        try? await store?.close()
+        try? await store.close()
         throw error
     }
 
     let group = ServiceGroup(
         configuration: ServiceGroupConfiguration(
             // Graceful shutdown goes in reverse order: the use cases drain first, the admin
-            // endpoint (which may have asked for the shutdown) answers until the end.
-            services: [
+            // endpoint (which may have asked for the shutdown) answers until the end, and a
+            // PostgreSQL store's connection pool closes after that.
+            services: store.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) } + [
                 ServiceGroupConfiguration.ServiceConfiguration(service: admin),
                 ServiceGroupConfiguration.ServiceConfiguration(service: IdempotencyKeyPruner(
-                    bindings: idempotency, clock: clock, interval: .seconds(3600), logger: logger
+                    bindings: repositories.idempotency, clock: clock, interval: .seconds(3600), logger: logger
                 )),
             ] + endpoints.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],

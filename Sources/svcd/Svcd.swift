@@ -2,6 +2,7 @@ import ArgumentParser
 import Domain
 import Foundation
 import Logging
+import Persistence
 import ServiceApp
 
 /// `svcd`: the restaurant service. Parses flags and environment into a `ServiceConfiguration`,
@@ -25,8 +26,14 @@ struct Svcd: AsyncParsableCommand {
     @Flag(name: .long, help: "Load the deterministic sample data set when the store is empty.")
     var seedSample = false
 
-    @Option(name: .long, help: "Where data lives: sqlite (DATA_DIR/store.sqlite, durable) or memory (lost at exit; for tests).")
+    @Option(name: .long, help: "Where data lives: sqlite (DATA_DIR/store.sqlite, durable), postgres (a PostgreSQL database several instances can share; see --database-url) or memory (lost at exit; for tests).")
     var store: String = "sqlite"
+
+    @Option(name: .long, help: "The PostgreSQL database of --store postgres: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE] (env SVC_DATABASE_URL).")
+    var databaseURL: String?
+
+    @Option(name: .long, help: "Connections to PostgreSQL this instance keeps open at most (--store postgres).")
+    var databaseConnections: Int = ServiceConfiguration().databaseConnections
 
     @Option(name: .long, help: "Tax rate applied to new orders, a decimal fraction such as 0.08.")
     var taxRate: String = "0.08"
@@ -53,6 +60,26 @@ struct Svcd: AsyncParsableCommand {
         guard (1...1_000_000).contains(maxInFlight) else {
             throw ValidationError("--max-in-flight must be between 1 and 1000000")
         }
+        guard (2...1000).contains(databaseConnections) else {
+            throw ValidationError("--database-connections must be between 2 and 1000")
+        }
+        if store == ServiceConfiguration.StoreKind.postgres.rawValue {
+            guard let url = resolvedDatabaseURL else {
+                throw ValidationError("--store postgres needs --database-url URL (or the environment variable SVC_DATABASE_URL)")
+            }
+            do {
+                _ = try PostgresURL(parsing: url)
+            } catch {
+                throw ValidationError("--database-url: \(error)")
+            }
+        } else if databaseURL != nil {
+            throw ValidationError("--database-url is only for --store postgres")
+        }
+    }
+
+    /// `--database-url`, else `SVC_DATABASE_URL`.
+    private var resolvedDatabaseURL: String? {
+        databaseURL ?? ProcessInfo.processInfo.environment["SVC_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func run() async throws {
@@ -67,6 +94,10 @@ struct Svcd: AsyncParsableCommand {
         configuration.store = ServiceConfiguration.StoreKind(rawValue: store) ?? .sqlite
         configuration.taxRate = TaxRate(decimal: taxRate)!
         configuration.maxInFlight = maxInFlight
+        if configuration.store == .postgres {
+            configuration.databaseURL = try resolvedDatabaseURL.map { try PostgresURL(parsing: $0) }
+            configuration.databaseConnections = databaseConnections
+        }
         let logger = Logger(label: "svcd")
         let service = try await buildService(configuration: configuration, logger: logger, logLevel: levelControl)
         try await service.run()

@@ -21,7 +21,11 @@ enum MenuItemRecord {
 
     /// The row's `currency` column as a supported currency; an unknown code is an error.
     static func currency(_ row: Row, table: String) throws -> Currency {
-        let code: String = try row.decode(forColumn: "currency")
+        try currency(try row.decode(forColumn: "currency"), table: table)
+    }
+
+    /// A stored `currency` code of `table` as a supported currency; an unknown code is an error.
+    static func currency(_ code: String, table: String) throws -> Currency {
         guard let currency = Currency(code: code) else {
             throw StoreError.unmappable(table: table, column: "currency", value: code)
         }

@@ -51,7 +51,27 @@ enum RestaurantRecord {
     /// `cuisine_key`. They use the Domain's own definitions (rating, validity, lowercasing), so
     /// SQL filters on them agree with ``RestaurantQuery/matches(_:)`` (see ``searchKey(_:)``).
     static func derived(_ restaurant: Restaurant) -> StatementArguments {
-        [-restaurant.rating, restaurant.isValid, searchKey(restaurant.name), searchKey(restaurant.cuisine)]
+        let derived = Derived(restaurant)
+        return [derived.rankRating, derived.listed, derived.nameKey, derived.cuisineKey]
+    }
+
+    /// The derived listing columns of a restaurant, by name (see ``derived(_:)``).
+    struct Derived {
+        /// `rank_rating`: minus the rating, so that ascending order is best first.
+        let rankRating: Double
+        /// `listed`: the restaurant is valid.
+        let listed: Bool
+        /// `name_key`.
+        let nameKey: String
+        /// `cuisine_key`.
+        let cuisineKey: String
+
+        init(_ restaurant: Restaurant) {
+            rankRating = -restaurant.rating
+            listed = restaurant.isValid
+            nameKey = RestaurantRecord.searchKey(restaurant.name)
+            cuisineKey = RestaurantRecord.searchKey(restaurant.cuisine)
+        }
     }
 
     /// The `name_key` / `cuisine_key` of a text, and the form a query's text or cuisine takes

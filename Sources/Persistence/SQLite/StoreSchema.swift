@@ -3,17 +3,9 @@ import GRDB
 /// The database schema, as migrations. Every query the repositories make has an index; the
 /// comments name the query each one serves.
 enum StoreSchema {
-    /// The migrations in order, by the names both stores register (SQLite's `DatabaseMigrator`
-    /// and PostgreSQL's migration table record them by these names).
-    static let migrationNames = [baseMigration, idempotencyKeysMigration]
-    /// The tables of users, restaurants, reviews, favorites, menu items and orders.
-    static let baseMigration = "v1"
-    /// The `idempotency_keys` table.
-    static let idempotencyKeysMigration = "idempotency-keys"
-
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration(StoreSchema.baseMigration) { db in
+        migrator.registerMigration(MigrationName.base) { db in
             try db.execute(sql: """
                 CREATE TABLE users (
                     id TEXT PRIMARY KEY NOT NULL,
@@ -121,7 +113,7 @@ enum StoreSchema {
                 CREATE INDEX order_lines_by_item ON order_lines(item_id);
                 """)
         }
-        migrator.registerMigration(StoreSchema.idempotencyKeysMigration) { db in
+        migrator.registerMigration(MigrationName.idempotencyKeys) { db in
             try db.execute(sql: """
                 -- Idempotency keys: each bound in the transaction of the write it made, with the
                 -- request it was first used with and that write's result (see IdempotencyClaim).

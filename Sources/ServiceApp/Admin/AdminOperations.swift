@@ -9,12 +9,13 @@ import WireJSON
 
 /// The admin operations of the contract, over the running service's parts. Every operation
 /// answers from state that is readable at once (atomics, locks), so the admin endpoint answers
-/// even when every use case is saturated; only `backup` and `health` touch the store.
+/// even when every use case is saturated; only `backup`, `health` and `status` (whether the store
+/// answers) touch the store.
 struct AdminOperations: Sendable {
     let availability: ServiceAvailability
     let endpoints: [UseCaseEndpoint]
     let useCaseAddresses: [UseCaseName: String]
-    let store: SQLiteStore?
+    let store: ServiceStore
     let logLevel: LogLevelControl?
     let late: LateBoundParts
     let startedAt: ContinuousClock.Instant
@@ -34,6 +35,7 @@ struct AdminOperations: Sendable {
                 ("pid", .int(Int(ProcessInfo.processInfo.processIdentifier))),
                 ("uptimeSeconds", .int(Int((ContinuousClock.now - startedAt).components.seconds))),
                 ("taxRate", .string(taxRate.decimalText)),
+                ("store", object([("kind", .string(store.kind.rawValue)), ("reachable", .bool(await storeAnswers()))])),
             ])
         case "endpoints":
             return object([("admin", .string(late.adminAddress)), ("useCases", useCasesObject())])
@@ -77,24 +79,36 @@ struct AdminOperations: Sendable {
     private func health() async throws -> JSONValue {
         var checks: [(String, JSONValue)] = []
         var healthy = true
-        if let store {
-            do {
-                try await store.ping()
-                checks.append(("store", "ok"))
-            } catch {
-                healthy = false
-                checks.append(("store", .string("failed: \(error)")))
-            }
-        } else {
-            checks.append(("store", "in memory"))
+        do {
+            try await store.ping()
+            checks.append(("store", .string(store.kind == .memory ? "in memory" : "ok")))
+        } catch {
+            healthy = false
+            checks.append(("store", .string("failed: \(error)")))
         }
         checks.append(("useCaseEndpoints", .int(endpoints.count)))
         checks.append(("accepting", .bool(!availability.isRefusingRequests)))
         return object([("healthy", .bool(healthy)), ("checks", object(checks))])
     }
 
+    /// Whether the store answers a trivial read now.
+    private func storeAnswers() async -> Bool {
+        do {
+            try await store.ping()
+            return true
+        } catch {
+            return false
+        }
+    }
+
     private func backup(path: JSONValue?) async throws -> JSONValue {
-        guard let store else { throw WireError(.unavailable, "the in-memory store cannot be backed up") }
+        if store.kind != .sqlite {
+            do {
+                try await store.backup(to: "")
+            } catch let unavailable as BackupUnavailable {
+                throw WireError(.unavailable, unavailable.reason)
+            }
+        }
         guard let path = path?.stringValue, path.hasPrefix("/") else {
             throw WireError(.invalidInput, "path must be an absolute file path")
         }

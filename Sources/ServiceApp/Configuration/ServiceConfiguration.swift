@@ -1,4 +1,5 @@
 import Domain
+import Persistence
 import Transport
 
 /// Everything `buildService(configuration:)` needs; every field has the contract's default.
@@ -27,10 +28,18 @@ public struct ServiceConfiguration: Sendable {
         set { endpoint.maxInFlight = newValue }
     }
 
+    /// The PostgreSQL database of ``StoreKind/postgres``.
+    public var databaseURL: PostgresURL?
+    /// Connections to PostgreSQL this instance keeps open at most.
+    public var databaseConnections: Int = 32
+
     /// Where the service keeps its data.
     public enum StoreKind: String, Sendable, CaseIterable {
         /// `DATA_DIR/store.sqlite`: durable; the default.
         case sqlite
+        /// A PostgreSQL database (``ServiceConfiguration/databaseURL``) that several instances
+        /// may share: durable.
+        case postgres
         /// Process memory: lost at exit. For tests and comparisons only.
         case memory
     }

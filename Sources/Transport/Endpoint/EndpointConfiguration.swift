@@ -17,6 +17,12 @@ public struct EndpointConfiguration: Sendable, Hashable {
     /// Incoming messages queued per peer before libzmq stops reading from it.
     public var receiveHighWaterMark: Int32 = 10_000
 
+    /// Whether reads run concurrently, each as its own task, like writes. Off (the default),
+    /// reads are answered one after another on the socket thread, which is fastest when they are
+    /// answered from memory; on, for a store across the network (PostgreSQL), where each read
+    /// waits for a round trip and one at a time would cap an endpoint at one read per round trip.
+    public var concurrentReads = false
+
     /// The defaults: 1024 in flight, 1 MiB messages, batches of 64, 2 s / 6 s heartbeats.
     public init() {}
 }

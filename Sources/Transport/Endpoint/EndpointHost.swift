@@ -20,7 +20,12 @@ actor EndpointHost {
         executor.asUnownedSerialExecutor()
     }
 
-    init(route: UseCaseRoute, outbox: ReplyOutbox, executor: SocketThreadExecutor, logger: Logger) {
+    /// Whether this endpoint's requests each run as their own task (writes always; reads when
+    /// ``EndpointConfiguration/concurrentReads``).
+    private let concurrent: Bool
+
+    init(route: UseCaseRoute, outbox: ReplyOutbox, executor: SocketThreadExecutor, concurrentReads: Bool, logger: Logger) {
+        self.concurrent = route.name.writes || concurrentReads
         self.executor = executor
         self.route = route
         self.outbox = outbox
@@ -36,9 +41,9 @@ actor EndpointHost {
     /// bound of the socket thread bounds the number of tasks. They run on the global executor,
     /// not the endpoint's socket thread: measured with `storebench writes`, that gave 22–27k
     /// durable writes/s against 17–19k on the socket thread, whose polls the tasks' use-case
-    /// work otherwise delays.
+    /// work otherwise delays. Reads take the same path when each waits for a remote store.
     func serve(_ requests: AsyncStream<[InboundRequest]>) async {
-        guard route.name.writes else {
+        guard concurrent else {
             // Encodes every reply of this endpoint, one after another, in the same buffer.
             var writer = JSONWriter(capacity: 1024)
             for await batch in requests {

@@ -41,7 +41,7 @@ public final class UseCaseEndpoint: Service, Sendable {
         self.logger = logger
         self.outbox = try ReplyOutbox()
         self.executor = SocketThreadExecutor(outbox: outbox)
-        self.host = EndpointHost(route: route, outbox: outbox, executor: executor, logger: logger)
+        self.host = EndpointHost(route: route, outbox: outbox, executor: executor, concurrentReads: configuration.concurrentReads, logger: logger)
         // Unbounded here is bounded in effect: the socket thread admits at most maxInFlight
         // requests that have not been answered yet.
         (self.requests, self.deliver) = AsyncStream.makeStream(of: [InboundRequest].self, bufferingPolicy: .unbounded)

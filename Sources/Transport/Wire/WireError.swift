@@ -17,7 +17,9 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(code.rawValue): \(message)" }
 
     /// The one place where errors become wire codes: domain errors by kind; wire errors as they
-    /// are; anything else is `internal` (its details are logged, not sent).
+    /// are; an unreachable store is `unavailable` (nothing happened) and a write whose commit
+    /// outcome is unknown is `internal`, saying so; anything else is `internal` (its details are
+    /// logged, not sent).
     public init(mapping error: any Error) {
         switch error {
         case let wire as WireError:
@@ -29,6 +31,13 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
             case .unauthorized: self.init(.unauthorized, domain.description)
             case .businessRule: self.init(.businessRule, domain.description)
             case .conflict: self.init(.conflict, domain.description)
+            }
+        case let failure as RepositoryFailure:
+            switch failure {
+            case .unavailable:
+                self.init(.unavailable, "the database cannot be reached; the request had no effect, send it again later")
+            case .outcomeUnknown:
+                self.init(.internal, "the connection to the database was lost while the write was being committed, so its outcome is unknown; retrying with the same idempotencyKey is safe")
             }
         default:
             self.init(.internal, "internal error")

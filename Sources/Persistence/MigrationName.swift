@@ -1,0 +1,9 @@
+/// The names of the schema migrations, in order. Both durable stores register their migrations
+/// under these names (SQLite in GRDB's migration table, PostgreSQL in `schema_migrations`), so a
+/// name means the same schema change in either.
+enum MigrationName {
+    /// The tables of users, restaurants, reviews, favorites, menu items and orders.
+    static let base = "v1"
+    /// The `idempotency_keys` table.
+    static let idempotencyKeys = "idempotency-keys"
+}

@@ -1,0 +1,24 @@
+import Logging
+import PostgresNIO
+
+extension PostgresConnection {
+    /// Every row of `query`.
+    func rows(_ query: PostgresQuery, _ logger: Logger) async throws -> [PostgresRow] {
+        try await self.query(query, logger: logger).collect()
+    }
+
+    /// Every row of `query`, each mapped by `map`.
+    func rows<T>(_ query: PostgresQuery, _ logger: Logger, _ map: (PostgresRow) throws -> T) async throws -> [T] {
+        try await rows(query, logger).map(map)
+    }
+
+    /// The first row of `query`, mapped by `map`.
+    func row<T>(_ query: PostgresQuery, _ logger: Logger, _ map: (PostgresRow) throws -> T) async throws -> T? {
+        try await rows(query, logger).first.map(map)
+    }
+
+    /// Runs a statement whose rows, if any, do not matter.
+    func run(_ query: PostgresQuery, _ logger: Logger) async throws {
+        try await self.query(query, logger: logger)
+    }
+}

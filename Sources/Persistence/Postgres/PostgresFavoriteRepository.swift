@@ -1,0 +1,67 @@
+import Domain
+import PostgresNIO
+
+/// Favorites in PostgreSQL. Saving counts the user's favorites and inserts the new one in one
+/// transaction that first locks the user's row (`SELECT … FOR NO KEY UPDATE`): two saves for
+/// one user, on any instances, take turns, so the cap is exact. (The lock does not block other
+/// users, nor rows that merely reference the user, such as their orders.)
+///
+/// A struct: it holds no state of its own.
+public struct PostgresFavoriteRepository: FavoriteRepository {
+    private let store: PostgresStore
+
+    /// Favorites of `store`.
+    public init(store: PostgresStore) {
+        self.store = store
+    }
+
+    /// Adds the favorite unless present or the user has `limit` already; returns once committed.
+    public func add(_ favorite: Favorite, limit: Int, claim: IdempotencyClaim?) async throws -> FavoriteAddOutcome {
+        try await store.write(claim: claim) { connection, logger in
+            let userId = favorite.userId.rawValue, restaurantId = favorite.restaurantId.rawValue
+            try await connection.run("SELECT 1 FROM users WHERE id = \(userId) FOR NO KEY UPDATE", logger)
+            let (count, saved) = try await connection.row(
+                "SELECT count(*)::bigint, coalesce(bool_or(restaurant_id = \(restaurantId)), false) FROM favorites WHERE user_id = \(userId)",
+                logger
+            ) { try $0.decode((Int, Bool).self) } ?? (0, false)
+            if saved { return (.alreadySaved(count: count), .favoriteCount(count)) }
+            guard count < limit else { return (.limitReached(count: count), nil) }
+            try await connection.run(
+                "INSERT INTO favorites (\(unescaped: FavoriteRecord.columns)) VALUES (\(userId), \(restaurantId), \(favorite.savedAt.millisecondsSinceEpoch))",
+                logger
+            )
+            return (.added(count: count + 1), .favoriteCount(count + 1))
+        }
+    }
+
+    /// Removes the favorite if present; returns the count afterwards, once committed.
+    public func remove(userId: UserID, restaurantId: RestaurantID, claim: IdempotencyClaim?) async throws -> Int {
+        try await store.write(claim: claim) { connection, logger in
+            try await connection.run("SELECT 1 FROM users WHERE id = \(userId.rawValue) FOR NO KEY UPDATE", logger)
+            try await connection.run("DELETE FROM favorites WHERE user_id = \(userId.rawValue) AND restaurant_id = \(restaurantId.rawValue)", logger)
+            let count = try await connection.row("SELECT count(*)::bigint FROM favorites WHERE user_id = \(userId.rawValue)", logger) {
+                try $0.decode(Int.self)
+            } ?? 0
+            return (count, .favoriteCount(count))
+        }
+    }
+
+    /// The user's favorites, newest saved first (equal times: the later save first).
+    public func favorites(of userId: UserID) async throws -> [Favorite] {
+        try await store.read { connection, logger in
+            try await connection.rows(
+                "SELECT \(unescaped: FavoriteRecord.columns) FROM favorites WHERE user_id = \(userId.rawValue) ORDER BY saved_at DESC, number DESC",
+                logger, FavoriteRecord.favorite
+            )
+        }
+    }
+
+    /// Whether the user saved the restaurant.
+    public func contains(userId: UserID, restaurantId: RestaurantID) async throws -> Bool {
+        try await store.read { connection, logger in
+            try await !connection.rows(
+                "SELECT 1 FROM favorites WHERE user_id = \(userId.rawValue) AND restaurant_id = \(restaurantId.rawValue)", logger
+            ).isEmpty
+        }
+    }
+}

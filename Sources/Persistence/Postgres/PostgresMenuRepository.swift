@@ -1,0 +1,157 @@
+import Domain
+import PostgresNIO
+
+/// Menu items, their stock and orders in PostgreSQL. Placing an order locks the rows of its
+/// items (`SELECT … FOR UPDATE`, in id order so that concurrent orders cannot deadlock), checks
+/// every line's stock, takes it with a conditional `UPDATE … WHERE stock >= quantity` and stores
+/// the order, all in one transaction: all or nothing, never below zero, whichever instances
+/// take orders at once. A restock is one atomic `UPDATE … SET stock = stock + quantity`.
+///
+/// A struct: it holds no state of its own.
+public struct PostgresMenuRepository: MenuRepository, OrderRepository {
+    private let store: PostgresStore
+
+    /// Menu items and orders of `store`.
+    public init(store: PostgresStore) {
+        self.store = store
+    }
+
+    /// Stores a new item; returns once committed.
+    public func insert(_ item: MenuItem, claim: IdempotencyClaim?) async throws {
+        try await store.writeOne(claim: claim) { connection, logger in
+            try await connection.run(
+                """
+                INSERT INTO menu_items (\(unescaped: MenuItemRecord.columns))
+                VALUES (\(item.id.rawValue), \(item.restaurantId.rawValue), \(item.name), \(item.price.minorUnits),
+                        \(item.price.currency.code), \(item.stock))
+                """,
+                logger
+            )
+            return ((), .menuItem(item))
+        }
+    }
+
+    /// The item with this id.
+    public func item(id: MenuItemID) async throws -> MenuItem? {
+        try await store.read { connection, logger in
+            try await connection.row("SELECT \(unescaped: MenuItemRecord.columns) FROM menu_items WHERE id = \(id.rawValue)", logger, MenuItemRecord.item)
+        }
+    }
+
+    /// The items with these ids, in the order given; unknown ids are skipped.
+    public func items(ids: [MenuItemID]) async throws -> [MenuItem] {
+        guard !ids.isEmpty else { return [] }
+        let found = try await store.read { connection, logger in
+            try await connection.rows(
+                "SELECT \(unescaped: MenuItemRecord.columns) FROM menu_items WHERE id = ANY(\(ids.map(\.rawValue)))", logger, MenuItemRecord.item
+            )
+        }
+        let byId = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byId[$0] }
+    }
+
+    /// A restaurant's items by name (byte-wise), then id.
+    public func menu(of restaurantId: RestaurantID) async throws -> [MenuItem] {
+        try await store.read { connection, logger in
+            try await connection.rows(
+                "SELECT \(unescaped: MenuItemRecord.columns) FROM menu_items WHERE restaurant_id = \(restaurantId.rawValue) ORDER BY name, id",
+                logger, MenuItemRecord.item
+            )
+        }
+    }
+
+    /// Adds to an item's stock in one statement; returns the item once committed, `nil` if there
+    /// is no such item.
+    public func restock(itemId: MenuItemID, quantity: Int, claim: IdempotencyClaim?) async throws -> MenuItem? {
+        try await store.writeOne(claim: claim) { connection, logger in
+            let item = try await connection.row(
+                "UPDATE menu_items SET stock = stock + \(quantity) WHERE id = \(itemId.rawValue) RETURNING \(unescaped: MenuItemRecord.columns)",
+                logger, MenuItemRecord.item
+            )
+            return (item, item.map(WriteResult.menuItem))
+        }
+    }
+
+    /// Takes every line's stock and stores the order, or changes nothing; returns once committed.
+    public func place(_ order: Order, claim: IdempotencyClaim?) async throws -> OrderPlacementOutcome {
+        try await store.write(claim: claim) { connection, logger in
+            let ids = order.lines.map(\.itemId.rawValue)
+            var stock: [String: Int] = [:]
+            for (id, available) in try await connection.rows(
+                "SELECT id, stock FROM menu_items WHERE id = ANY(\(ids)) ORDER BY id FOR UPDATE", logger, { try $0.decode((String, Int).self) }
+            ) {
+                stock[id] = available
+            }
+            for line in order.lines {
+                guard let available = stock[line.itemId.rawValue] else { return (.unknownItem(line.itemId), nil) }
+                guard line.quantity <= available else {
+                    return (.insufficientStock(itemId: line.itemId, requested: line.quantity, available: available), nil)
+                }
+            }
+            // Conditional, so stock can never go below zero even if the check above were wrong.
+            let taken = try await connection.rows(
+                """
+                UPDATE menu_items AS m SET stock = m.stock - l.quantity
+                FROM unnest(\(ids)::text[], \(order.lines.map(\.quantity))::bigint[]) AS l(id, quantity)
+                WHERE m.id = l.id AND m.stock >= l.quantity RETURNING m.id
+                """,
+                logger
+            )
+            guard taken.count == order.lines.count else {
+                throw StoreError.inconsistentWrite("stock of order \(order.id) changed under its own row locks")
+            }
+            try await connection.run(
+                """
+                INSERT INTO orders (\(unescaped: OrderRecord.columns))
+                VALUES (\(order.id.rawValue), \(order.userId.rawValue), \(order.currency.code), \(order.discountCents),
+                        \(order.taxCents), \(order.deliveryAddress), \(order.createdAt.millisecondsSinceEpoch))
+                """,
+                logger
+            )
+            try await connection.run(
+                """
+                INSERT INTO order_lines (\(unescaped: OrderRecord.lineColumns))
+                SELECT \(order.id.rawValue), l.position, l.item_id, l.quantity, l.unit_price
+                FROM unnest(\(Array(order.lines.indices))::bigint[], \(ids)::text[], \(order.lines.map(\.quantity))::bigint[],
+                            \(order.lines.map(\.unitPriceCents))::bigint[]) AS l(position, item_id, quantity, unit_price)
+                """,
+                logger
+            )
+            return (.placed(order), .order(order))
+        }
+    }
+
+    /// The order with this id.
+    public func order(id: OrderID) async throws -> Order? {
+        try await store.read { connection, logger in
+            let rows = try await connection.rows("SELECT \(unescaped: OrderRecord.columns) FROM orders WHERE id = \(id.rawValue)", logger)
+            return try await Self.orders(from: rows, connection, logger).first
+        }
+    }
+
+    /// A user's orders, newest first, strictly after `after`.
+    public func orders(of userId: UserID, after: RecencyKey<Order>?, limit: Int) async throws -> [Order] {
+        try await store.read { connection, logger in
+            let rows = try await connection.rows(
+                PostgresNewestFirst(
+                    columns: OrderRecord.columns, table: "orders", filter: "user_id = $1", filterArguments: [userId.rawValue], after: after, limit: limit
+                ).sql,
+                logger
+            )
+            return try await Self.orders(from: rows, connection, logger)
+        }
+    }
+
+    /// The orders of `rows` with their lines (one more query), keeping the rows' order.
+    private static func orders(from rows: [PostgresRow], _ connection: PostgresConnection, _ logger: Logger) async throws -> [Order] {
+        guard !rows.isEmpty else { return [] }
+        let orderIds = try rows.map { try PostgresRandomAccessRow($0)["id"].decode(String.self) }
+        var linesByOrder: [String: [PostgresRow]] = [:]
+        for line in try await connection.rows(
+            "SELECT \(unescaped: OrderRecord.lineColumns) FROM order_lines WHERE order_id = ANY(\(orderIds)) ORDER BY order_id, position", logger
+        ) {
+            linesByOrder[try PostgresRandomAccessRow(line)["order_id"].decode(String.self), default: []].append(line)
+        }
+        return try zip(rows, orderIds).map { row, id in try OrderRecord.order(from: row, lines: linesByOrder[id] ?? []) }
+    }
+}

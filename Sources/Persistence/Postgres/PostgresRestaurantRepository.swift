@@ -1,0 +1,143 @@
+import Domain
+import PostgresNIO
+
+/// Restaurants and reviews in PostgreSQL. A review and its restaurant's new rating totals are
+/// written in one transaction that holds the restaurant's row lock (`SELECT … FOR UPDATE`), so
+/// the rating is always the mean of the stored reviews, whichever instances add reviews at once.
+///
+/// Every read asks the database (nothing is cached), so each instance sees every instance's
+/// writes. A struct: it holds no state of its own.
+public struct PostgresRestaurantRepository: RestaurantRepository {
+    private let store: PostgresStore
+
+    /// Restaurants of `store`.
+    public init(store: PostgresStore) {
+        self.store = store
+    }
+
+    /// Stores a new restaurant; returns once committed.
+    public func insert(_ restaurant: Restaurant, claim: IdempotencyClaim?) async throws {
+        let derived = RestaurantRecord.Derived(restaurant)
+        try await store.writeOne(claim: claim) { connection, logger in
+            try await connection.run(
+                """
+                INSERT INTO restaurants (\(unescaped: RestaurantRecord.columns), rank_rating, listed, name_key, cuisine_key)
+                VALUES (\(restaurant.id.rawValue), \(restaurant.name), \(restaurant.cuisine), \(restaurant.priceLevel),
+                        \(restaurant.address), \(restaurant.latitude), \(restaurant.longitude), \(restaurant.imageUrl),
+                        \(restaurant.phoneNumber), \(restaurant.website), \(restaurant.openingHours), \(restaurant.ratingTotal),
+                        \(restaurant.reviewCount), \(restaurant.createdAt.millisecondsSinceEpoch),
+                        \(derived.rankRating), \(derived.listed), \(derived.nameKey), \(derived.cuisineKey))
+                """,
+                logger
+            )
+            return ((), .restaurant(restaurant))
+        }
+    }
+
+    /// The restaurant with this id.
+    public func restaurant(id: RestaurantID) async throws -> Restaurant? {
+        try await store.read { connection, logger in
+            try await connection.row(
+                "SELECT \(unescaped: RestaurantRecord.columns) FROM restaurants WHERE id = \(id.rawValue)", logger, RestaurantRecord.restaurant
+            )
+        }
+    }
+
+    /// The restaurants with these ids, in the order given; unknown ids are skipped.
+    public func restaurants(ids: [RestaurantID]) async throws -> [Restaurant] {
+        guard !ids.isEmpty else { return [] }
+        let found = try await store.read { connection, logger in
+            try await connection.rows(
+                "SELECT \(unescaped: RestaurantRecord.columns) FROM restaurants WHERE id = ANY(\(ids.map(\.rawValue)))", logger,
+                RestaurantRecord.restaurant
+            )
+        }
+        let byId = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byId[$0] }
+    }
+
+    /// Restaurants matching `query`, in rank order, strictly after `after`. The SQL text filter
+    /// may select a restaurant whose Characters do not contain the text (see
+    /// ``PostgresRestaurantListing``): rows are kept only if ``RestaurantQuery/matches(_:)``
+    /// accepts them, and the listing goes on after the last row read until `limit` matched.
+    public func list(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int) async throws -> [Restaurant] {
+        var matching: [Restaurant] = []
+        var position = after
+        while matching.count < limit {
+            let listing = PostgresRestaurantListing(query: query, after: position, limit: limit - matching.count)
+            let rows = try await store.read { connection, logger in
+                try await connection.rows(listing.sql, logger, RestaurantRecord.restaurant)
+            }
+            matching += rows.filter(query.matches)
+            guard rows.count == listing.limit, let last = rows.last else { break }
+            position = RestaurantRankKey(last)
+        }
+        return matching
+    }
+
+    /// Listed restaurants, newest first, strictly after `after`.
+    public func newest(after: RecencyKey<Restaurant>?, limit: Int) async throws -> [Restaurant] {
+        try await store.read { connection, logger in
+            try await connection.rows(
+                PostgresNewestFirst(columns: RestaurantRecord.columns, table: "restaurants", filter: "listed", after: after, limit: limit).sql,
+                logger, RestaurantRecord.restaurant
+            )
+        }
+    }
+
+    /// Stores the review and the restaurant's new totals in one transaction under the
+    /// restaurant's row lock; returns the updated restaurant once committed, or `nil` (nothing
+    /// stored) when the restaurant does not exist.
+    public func addReview(_ review: Review, claim: IdempotencyClaim?) async throws -> Restaurant? {
+        try await store.write(claim: claim) { connection, logger in
+            guard let current = try await connection.row(
+                "SELECT \(unescaped: RestaurantRecord.columns) FROM restaurants WHERE id = \(review.restaurantId.rawValue) FOR UPDATE",
+                logger, RestaurantRecord.restaurant
+            ) else {
+                return (nil, nil)
+            }
+            let updated = current.addingReview(rating: review.rating)
+            let derived = RestaurantRecord.Derived(updated)
+            try await connection.run(
+                """
+                UPDATE restaurants SET rating_total = \(updated.ratingTotal), review_count = \(updated.reviewCount),
+                    rank_rating = \(derived.rankRating), listed = \(derived.listed)
+                WHERE id = \(updated.id.rawValue)
+                """,
+                logger
+            )
+            try await connection.run(
+                """
+                INSERT INTO reviews (\(unescaped: ReviewRecord.columns))
+                VALUES (\(review.id.rawValue), \(review.restaurantId.rawValue), \(review.userId.rawValue), \(review.rating),
+                        \(review.text), \(review.createdAt.millisecondsSinceEpoch))
+                """,
+                logger
+            )
+            return (updated, .review(review, restaurantRating: updated.rating))
+        }
+    }
+
+    /// A restaurant's reviews, newest first, strictly after `after`.
+    public func reviews(of restaurantId: RestaurantID, after: RecencyKey<Review>?, limit: Int) async throws -> [Review] {
+        try await store.read { connection, logger in
+            try await connection.rows(
+                PostgresNewestFirst(
+                    columns: ReviewRecord.columns, table: "reviews", filter: "restaurant_id = $1", filterArguments: [restaurantId.rawValue],
+                    after: after, limit: limit
+                ).sql,
+                logger, ReviewRecord.review
+            )
+        }
+    }
+
+    /// How many reviews of the restaurant are newer than `since`.
+    public func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) async throws -> Int {
+        try await store.read { connection, logger in
+            try await connection.row(
+                "SELECT count(*)::bigint FROM reviews WHERE restaurant_id = \(restaurantId.rawValue) AND created_at > \(since.millisecondsSinceEpoch)",
+                logger
+            ) { try $0.decode(Int.self) } ?? 0
+        }
+    }
+}

@@ -1,0 +1,352 @@
+import Domain
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// The PostgreSQL database behind the repositories when several svcd instances share one store.
+///
+/// PostgreSQL decides every rule that spans requests: each write is one transaction (or one
+/// statement) whose conditions the database checks under its own locks and constraints, never a
+/// check in this process followed by a write, so the rules hold across any number of instances.
+/// Nothing is cached in this process: every read asks the database, so a write acknowledged by
+/// any instance is seen by the next read on every instance.
+///
+/// A write is acknowledged only after its `COMMIT` returned (`synchronous_commit` as the server
+/// has it, `on` by default: durable). Every operation waits at most ``Configuration/operationTimeout``:
+/// if the database cannot be reached in that time the caller gets
+/// ``RepositoryFailure/unavailable(reason:)`` (nothing was written), and a write whose commit
+/// was sent but not answered gets ``RepositoryFailure/outcomeUnknown(reason:)``.
+///
+/// The connection pool (postgres-nio's `PostgresClient`) runs from ``start()`` until this
+/// service's graceful shutdown, so start-up can migrate and seed before the service group runs.
+public final class PostgresStore: Service, Sendable {
+    /// How to reach the database and how patient to be.
+    public struct Configuration: Sendable {
+        /// The database.
+        public var url: PostgresURL
+        /// Connections this process keeps open at most.
+        public var maximumConnections = 32
+        /// The longest a request waits for the database before it is answered `unavailable`.
+        public var operationTimeout: Duration = .milliseconds(1800)
+        /// The server cancels a statement running longer (`statement_timeout`), so work this
+        /// process gave up waiting for cannot run on for long.
+        public var statementTimeout: Duration = .seconds(5)
+        /// The server gives up waiting for a row lock after this (`lock_timeout`).
+        public var lockTimeout: Duration = .milliseconds(1500)
+
+        /// A configuration for `url` with the defaults.
+        public init(url: PostgresURL) {
+            self.url = url
+        }
+    }
+
+    /// Where the database is (password hidden in its description).
+    public let url: PostgresURL
+    let configuration: Configuration
+    let clock: any WallClock
+    let logger: Logger
+    private let client: PostgresClient
+    private let clientTask = Mutex<Task<Void, Never>?>(nil)
+
+    /// A store for `configuration`; nothing connects until ``start()``. `clock` stamps
+    /// idempotency keys' bindings.
+    public init(configuration: Configuration, clock: any WallClock = SystemWallClock(), logger: Logger) {
+        self.url = configuration.url
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        client = PostgresClient(configuration: Self.clientConfiguration(configuration), backgroundLogger: logger)
+    }
+
+    static func clientConfiguration(_ configuration: Configuration) -> PostgresClient.Configuration {
+        let url = configuration.url
+        let tls: PostgresClient.Configuration.TLS
+        switch url.tlsMode {
+        case .disable:
+            tls = .disable
+        case .prefer, .require:
+            var unchecked = TLSConfiguration.makeClientConfiguration()
+            unchecked.certificateVerification = .none
+            tls = url.tlsMode == .prefer ? .prefer(unchecked) : .require(unchecked)
+        case .verifyFull:
+            tls = .require(.makeClientConfiguration())
+        }
+        var client = PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls
+        )
+        client.options.maximumConnections = configuration.maximumConnections
+        client.options.minimumConnections = min(2, configuration.maximumConnections - 1)
+        client.options.connectTimeout = configuration.operationTimeout
+        client.options.additionalStartupParameters = [
+            ("application_name", "svcd"),
+            ("statement_timeout", "\(milliseconds(configuration.statementTimeout))"),
+            ("lock_timeout", "\(milliseconds(configuration.lockTimeout))"),
+            ("idle_in_transaction_session_timeout", "\(milliseconds(configuration.statementTimeout) * 2)"),
+        ]
+        return client
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+
+    // MARK: Lifecycle
+
+    /// Starts the connection pool. Call once, before any other use.
+    public func start() {
+        clientTask.withLock { task in
+            guard task == nil else { return }
+            let client = self.client
+            task = Task { await client.run() }
+        }
+    }
+
+    /// Keeps the pool running until graceful shutdown, then closes it. In the service group this
+    /// service comes first, so it shuts down after every endpoint has answered its requests.
+    public func run() async throws {
+        start()
+        try? await gracefulShutdown()
+        await close()
+    }
+
+    /// Closes every connection; later operations fail.
+    public func close() async {
+        let task = clientTask.withLock { $0 }
+        task?.cancel()
+        await task?.value
+    }
+
+    // MARK: Schema and seeding
+
+    /// Creates or updates the schema: every migration of ``PostgresSchema`` not yet recorded in
+    /// `schema_migrations` is applied, all in one transaction that first takes an advisory lock,
+    /// so instances starting at once wait for each other and each migration runs exactly once.
+    /// Returns the names of the migrations this call applied.
+    @discardableResult
+    public func migrate() async throws -> [String] {
+        try await bounded(patience: .seconds(30)) { client, logger in
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.Lock.migrations))", logger: logger)
+                try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.migrationsTable), logger: logger)
+                var applied = Set<String>()
+                for try await name in try await connection.query("SELECT name FROM schema_migrations", logger: logger).decode(String.self) {
+                    applied.insert(name)
+                }
+                var ran: [String] = []
+                for (name, sql) in PostgresSchema.migrations where !applied.contains(name) {
+                    for statement in PostgresSchema.statements(of: sql) {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query("INSERT INTO schema_migrations (name) VALUES (\(name))", logger: logger)
+                    ran.append(name)
+                }
+                return ran
+            }
+        }
+    }
+
+    /// Runs `body` while holding the seeding advisory lock (a session lock on a connection kept
+    /// for the purpose), so that of several instances started at once with `--seed-sample` one
+    /// seeds and the others, waiting here, find the store no longer empty.
+    public func withSeedingLock<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(PostgresSchema.Lock.seeding))", logger: logger)
+            do {
+                let result = try await body()
+                try await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.Lock.seeding))", logger: logger)
+                return result
+            } catch {
+                // Closing the session releases the lock too; this just releases it sooner.
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.Lock.seeding))", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Whether the database answers a trivial query within the operation timeout.
+    public func ping() async throws {
+        try await read { connection, logger in
+            try await connection.run("SELECT 1", logger)
+        }
+    }
+
+    // MARK: Operations
+
+    /// Runs `body` on a pooled connection, outside any explicit transaction, waiting at most the
+    /// operation timeout. A database that cannot be reached or gives up is
+    /// ``RepositoryFailure/unavailable(reason:)``.
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+        do {
+            return try await bounded { client, logger in
+                try await client.withConnection { connection in try await body(connection, logger) }
+            }
+        } catch {
+            throw PostgresFailure.uncommitted(error)
+        }
+    }
+
+    /// Runs `body` as one transaction that `claim` binds, and returns once it is committed.
+    ///
+    /// With a claim, the transaction first inserts the key's row; a request holding the same
+    /// key in another open transaction (on any instance) makes this insert wait until that one
+    /// ends, so of two requests with one key exactly one writes. When the key is bound already,
+    /// `body` does not run and the claim's answer is thrown (``IdempotentReplay`` or a conflict).
+    /// When `body` returns a result, the key's row records it; when it returns none (a refusal),
+    /// the transaction is rolled back so the refusal binds nothing.
+    ///
+    /// Deadlocks and serialization failures are retried (three times in all). A connection lost
+    /// or a timeout before `COMMIT` was sent is ``RepositoryFailure/unavailable(reason:)``
+    /// (PostgreSQL rolled the transaction back); lost during `COMMIT` it is
+    /// ``RepositoryFailure/outcomeUnknown(reason:)``.
+    func write<T: Sendable>(
+        claim: IdempotencyClaim?, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> (T, WriteResult?)
+    ) async throws -> T {
+        let madeAt = clock.now()
+        var attempt = 1
+        while true {
+            let committing = CommitPhase()
+            do {
+                return try await bounded(onTimeout: { committing.timeoutFailure() }) { client, logger in
+                    try await client.withConnection { connection in
+                        try await Self.transaction(on: connection, claim: claim, madeAt: madeAt, committing: committing, logger: logger, body)
+                    }
+                }
+            } catch let error where PostgresFailure.isRetryable(error) && attempt < 3 {
+                attempt += 1
+                logger.debug("retrying a write after a deadlock or serialization failure", metadata: ["attempt": "\(attempt)"])
+            } catch {
+                throw PostgresFailure.uncommitted(error)
+            }
+        }
+    }
+
+    /// Runs one statement as its own transaction (autocommit): one round trip. A connection lost
+    /// while it ran leaves its outcome unknown (``RepositoryFailure/outcomeUnknown(reason:)``).
+    func writeStatement<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+        let committing = CommitPhase()
+        do {
+            return try await bounded(onTimeout: { committing.timeoutFailure() }) { client, logger in
+                try await client.withConnection { connection in
+                    // The caller may have been told `unavailable` already: then this must not run.
+                    guard committing.enter() else { throw CancellationError() }
+                    do {
+                        return try await body(connection, logger)
+                    } catch where PostgresFailure.isConnectionLoss(error) {
+                        throw RepositoryFailure.outcomeUnknown(reason: "the connection failed while the statement ran: \(PostgresFailure.summary(error))")
+                    }
+                }
+            }
+        } catch {
+            throw PostgresFailure.uncommitted(error)
+        }
+    }
+
+    /// The transaction of ``write(claim:_:)`` on a leased connection.
+    private static func transaction<T: Sendable>(
+        on connection: PostgresConnection, claim: IdempotencyClaim?, madeAt: Timestamp, committing: CommitPhase, logger: Logger,
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> (T, WriteResult?)
+    ) async throws -> T {
+        do {
+            return try await connection.withTransaction(logger: logger) { connection in
+                if let claim {
+                    let claimed = try await connection.query(
+                        """
+                        INSERT INTO idempotency_keys (key, request, result, made_at)
+                        VALUES (\(claim.key), \(claim.request), ''::bytea, \(madeAt.millisecondsSinceEpoch))
+                        ON CONFLICT (key) DO NOTHING RETURNING key
+                        """,
+                        logger: logger
+                    ).collect()
+                    if claimed.isEmpty {
+                        // Bound by a transaction that committed (the insert waited for it).
+                        let rows = try await connection.query(
+                            "SELECT request, result FROM idempotency_keys WHERE key = \(claim.key)", logger: logger
+                        ).collect()
+                        guard let row = rows.first else { throw StoreError.inconsistentWrite("idempotency key \(claim.key) vanished") }
+                        throw claim.answer(toBound: try IdempotencyRecord.binding(from: row))
+                    }
+                }
+                let (value, result) = try await body(connection, logger)
+                if let claim {
+                    guard let result else { throw Refusal(value: value) }
+                    let recorded = Data(claim.binding(for: result).recordedResult)
+                    try await connection.query("UPDATE idempotency_keys SET result = \(recorded) WHERE key = \(claim.key)", logger: logger)
+                }
+                // The caller may have been told `unavailable` already: then this must not commit.
+                guard committing.enter() else { throw CancellationError() }
+                return value
+            }
+        } catch let failure as PostgresTransactionError {
+            if let commitError = failure.commitError {
+                guard PostgresFailure.isConnectionLoss(commitError) else { throw commitError }
+                throw RepositoryFailure.outcomeUnknown(reason: "the connection failed during COMMIT: \(PostgresFailure.summary(commitError))")
+            }
+            if let refusal = failure.closureError as? Refusal<T> { return refusal.value }
+            // Before COMMIT: PostgreSQL rolled back (also when the connection died meanwhile).
+            throw failure.closureError ?? failure.beginError ?? failure
+        }
+    }
+
+    /// Runs `operation` with the client, waiting at most `patience` (default: the operation
+    /// timeout); on timeout throws `onTimeout()` (default: unavailable).
+    private func bounded<T: Sendable>(
+        patience: Duration? = nil,
+        onTimeout: @escaping @Sendable () -> any Error = { RepositoryFailure.unavailable(reason: "PostgreSQL did not answer in time") },
+        _ operation: @escaping @Sendable (PostgresClient, Logger) async throws -> T
+    ) async throws -> T {
+        let client = self.client, logger = self.logger
+        return try await OperationDeadline.run(limit: patience ?? configuration.operationTimeout, onTimeout: onTimeout) {
+            try await operation(client, logger)
+        }
+    }
+}
+
+/// A write's value carried out of a transaction that is rolled back because the write was
+/// refused (so that its idempotency key stays unbound).
+private struct Refusal<T: Sendable>: Error {
+    let value: T
+}
+
+/// Whether a write has reached the point where its outcome may be decided without the caller
+/// hearing of it: its `COMMIT` (or autocommit statement) is about to be sent. Decided once, by
+/// whichever comes first: the write entering its commit, or the operation timeout, which then
+/// tells the caller `unavailable` (and the write, finding itself abandoned, rolls back) or, once
+/// the commit was sent, that the outcome is unknown.
+private final class CommitPhase: Sendable {
+    private static let working: UInt8 = 0, committing: UInt8 = 1, abandoned: UInt8 = 2
+    private let state = Atomic<UInt8>(CommitPhase.working)
+
+    /// Marks the commit as sent; `false` when the caller was already told `unavailable`, and the
+    /// write must not commit.
+    func enter() -> Bool {
+        let (exchanged, original) = state.compareExchange(expected: Self.working, desired: Self.committing, ordering: .sequentiallyConsistent)
+        return exchanged || original == Self.committing
+    }
+
+    /// The error the caller gets when the operation timeout expires first.
+    func timeoutFailure() -> any Error {
+        let (abandoned, _) = state.compareExchange(expected: Self.working, desired: Self.abandoned, ordering: .sequentiallyConsistent)
+        if abandoned {
+            return RepositoryFailure.unavailable(reason: "PostgreSQL did not answer in time")
+        }
+        return RepositoryFailure.outcomeUnknown(reason: "PostgreSQL did not confirm the commit in time")
+    }
+}
+
+extension PostgresStore {
+    /// A write that `claim` binds: one autocommit statement (one round trip) when there is no
+    /// claim, else a transaction with the claim (see ``write(claim:_:)``). `body` runs a single
+    /// statement and returns its value and, when it succeeded, its result.
+    func writeOne<T: Sendable>(
+        claim: IdempotencyClaim?, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> (T, WriteResult?)
+    ) async throws -> T {
+        guard claim != nil else {
+            return try await writeStatement { connection, logger in try await body(connection, logger).0 }
+        }
+        return try await write(claim: claim, body)
+    }
+}

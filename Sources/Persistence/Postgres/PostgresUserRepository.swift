@@ -1,0 +1,75 @@
+import Domain
+import PostgresNIO
+
+/// Users in PostgreSQL. E-mail uniqueness is the unique index on `email_key`, checked by the
+/// database in the same statement as the insert or update, so it holds across every instance.
+/// An update locks the user's row (`SELECT … FOR UPDATE`) for the read, the change and the
+/// write, so no other write to the user, on any instance, comes between.
+///
+/// A struct, not an actor: it holds no state of its own (the database does), so there is
+/// nothing to isolate and every call goes straight to the connection pool.
+public struct PostgresUserRepository: UserRepository {
+    private let store: PostgresStore
+
+    /// Users of `store`.
+    public init(store: PostgresStore) {
+        self.store = store
+    }
+
+    /// Stores a new user unless the e-mail key is taken; returns once committed.
+    public func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome {
+        try await store.writeOne(claim: claim) { connection, logger in
+            let inserted = try await connection.rows(
+                """
+                INSERT INTO users (id, name, email, email_key, joined_at, is_active, subscription_active_until)
+                VALUES (\(user.id.rawValue), \(user.name), \(user.email.value), \(user.email.uniquenessKey),
+                        \(user.joinedAt.millisecondsSinceEpoch), \(user.isActive), \(user.subscriptionActiveUntil?.millisecondsSinceEpoch))
+                ON CONFLICT (email_key) DO NOTHING RETURNING id
+                """,
+                logger
+            )
+            return inserted.isEmpty ? (.emailTaken, nil) : (.stored(user), .user(user))
+        }
+    }
+
+    /// The user with this id.
+    public func user(id: UserID) async throws -> User? {
+        try await store.read { connection, logger in
+            try await connection.row("SELECT \(unescaped: UserRecord.columns) FROM users WHERE id = \(id.rawValue)", logger, UserRecord.user)
+        }
+    }
+
+    /// Reads the user under a row lock, applies `change` and writes the result, in one
+    /// transaction; an address another user has (the unique index says so) is `.emailTaken`.
+    public func update(id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User) async throws -> UserWriteOutcome {
+        do {
+            return try await store.write(claim: claim) { connection, logger in
+                guard let current = try await connection.row(
+                    "SELECT \(unescaped: UserRecord.columns) FROM users WHERE id = \(id.rawValue) FOR UPDATE", logger, UserRecord.user
+                ) else {
+                    return (.notFound, nil)
+                }
+                let updated = try change(current)
+                try await connection.run(
+                    """
+                    UPDATE users SET name = \(updated.name), email = \(updated.email.value), email_key = \(updated.email.uniquenessKey),
+                        is_active = \(updated.isActive), subscription_active_until = \(updated.subscriptionActiveUntil?.millisecondsSinceEpoch)
+                    WHERE id = \(id.rawValue)
+                    """,
+                    logger
+                )
+                return (.stored(updated), .user(updated))
+            }
+        } catch where PostgresFailure.isUniqueViolation(error, constraint: "users_email_key_unique") {
+            // The transaction (and any claim in it) was rolled back: nothing was written.
+            return .emailTaken
+        }
+    }
+
+    /// Every stored user, for audits and tests.
+    public func allUsers() async throws -> [User] {
+        try await store.read { connection, logger in
+            try await connection.rows("SELECT \(unescaped: UserRecord.columns) FROM users ORDER BY id", logger, UserRecord.user)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Persistence
+
+/// The store a running service is built on, as start-up, the admin operations and shutdown see
+/// it: its kind, whether it answers, how to back it up and how to close it.
+enum ServiceStore: Sendable {
+    /// `DATA_DIR/store.sqlite`.
+    case sqlite(SQLiteStore)
+    /// A PostgreSQL database shared with other instances.
+    case postgres(PostgresStore)
+    /// Process memory.
+    case memory
+
+    /// `sqlite`, `postgres` or `memory`, as admin `status` reports it.
+    var kind: ServiceConfiguration.StoreKind {
+        switch self {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        case .memory: .memory
+        }
+    }
+
+    /// Succeeds when the store answers a trivial read (PostgreSQL: within the operation timeout).
+    func ping() async throws {
+        switch self {
+        case .sqlite(let store): try await store.ping()
+        case .postgres(let store): try await store.ping()
+        case .memory: break
+        }
+    }
+
+    /// How the SQLite store grouped writes into commits (`nil` for the other stores).
+    var commitStatistics: GroupCommitStatistics? {
+        if case .sqlite(let store) = self { return store.commitStatistics }
+        return nil
+    }
+
+    /// Writes a consistent copy of the SQLite store to `path`; the other stores cannot.
+    func backup(to path: String) async throws {
+        switch self {
+        case .sqlite(let store): try await store.backup(to: path)
+        case .postgres: throw BackupUnavailable(reason: "a PostgreSQL store is backed up with pg_dump, not through svcd (see Docs/OPERATIONS.md)")
+        case .memory: throw BackupUnavailable(reason: "the in-memory store cannot be backed up")
+        }
+    }
+
+    /// Closes the store: SQLite checkpoints and closes its file; PostgreSQL closes its pool.
+    func close() async throws {
+        switch self {
+        case .sqlite(let store): try await store.close()
+        case .postgres(let store): await store.close()
+        case .memory: break
+        }
+    }
+}
+
+/// This store has nothing svcd can back up; `reason` says what to do instead.
+public struct BackupUnavailable: Error, CustomStringConvertible {
+    /// Why, in plain words.
+    public let reason: String
+    public var description: String { reason }
+}

@@ -1,0 +1,110 @@
+import Domain
+import Logging
+import Persistence
+import ServiceLifecycle
+
+/// The repositories of one store, as the use cases take them.
+struct Repositories: Sendable {
+    let users: any UserRepository
+    let restaurants: any RestaurantRepository
+    let favorites: any FavoriteRepository
+    let menu: any MenuRepository & OrderRepository
+    let idempotency: any IdempotencyRepository
+}
+
+/// Opens the configured store and its repositories: SQLite (migrated, its read models loaded),
+/// PostgreSQL (connection pool started, schema migrated under an advisory lock) or memory.
+func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, logger: Logger) async throws -> (ServiceStore, Repositories) {
+    switch configuration.store {
+    case .sqlite:
+        let opened = ContinuousClock.now
+        let sqlite = try SQLiteStore(path: configuration.storePath, clock: clock)
+        do {
+            let restaurants = try await SQLiteRestaurantRepository(store: sqlite)
+            let repositories = Repositories(
+                users: try await SQLiteUserRepository(store: sqlite), restaurants: restaurants,
+                favorites: SQLiteFavoriteRepository(store: sqlite), menu: SQLiteMenuRepository(store: sqlite),
+                idempotency: SQLiteIdempotencyRepository(store: sqlite)
+            )
+            let held = await restaurants.count
+            logger.info("opened store", metadata: [
+                "kind": "sqlite", "path": "\(configuration.storePath)", "restaurants": "\(held)", "elapsed": "\(ContinuousClock.now - opened)",
+            ])
+            return (.sqlite(sqlite), repositories)
+        } catch {
+            try? await sqlite.close()
+            throw error
+        }
+    case .postgres:
+        guard let url = configuration.databaseURL else {
+            throw StoreConfigurationError("the postgres store needs a database URL (--database-url or SVC_DATABASE_URL)")
+        }
+        var storeConfiguration = PostgresStore.Configuration(url: url)
+        storeConfiguration.maximumConnections = configuration.databaseConnections
+        var storeLogger = logger
+        storeLogger[metadataKey: "store"] = "postgres"
+        let postgres = PostgresStore(configuration: storeConfiguration, clock: clock, logger: storeLogger)
+        postgres.start()
+        do {
+            let migrations = try await postgres.migrate()
+            logger.info("opened store", metadata: [
+                "kind": "postgres", "database": "\(url)", "migrationsApplied": "\(migrations.isEmpty ? "none" : migrations.joined(separator: ", "))",
+            ])
+        } catch {
+            await postgres.close()
+            throw StoreConfigurationError("cannot open the PostgreSQL database \(url): \(error)")
+        }
+        let repositories = Repositories(
+            users: PostgresUserRepository(store: postgres), restaurants: PostgresRestaurantRepository(store: postgres),
+            favorites: PostgresFavoriteRepository(store: postgres), menu: PostgresMenuRepository(store: postgres),
+            idempotency: PostgresIdempotencyRepository(store: postgres)
+        )
+        return (.postgres(postgres), repositories)
+    case .memory:
+        let memory = InMemoryStore(clock: clock)
+        return (.memory, Repositories(
+            users: memory.users, restaurants: memory.restaurants, favorites: memory.favorites, menu: memory.menu, idempotency: memory.idempotency
+        ))
+    }
+}
+
+/// Seeds the sample data set when the store is empty. On PostgreSQL this holds the seeding
+/// advisory lock, so of several instances started together exactly one seeds.
+func seedSample(into repositories: Repositories, of store: ServiceStore, taxRate: TaxRate, logger: Logger) async throws {
+    let seed: @Sendable () async throws -> SampleData.Summary? = {
+        try await SampleData.seedIfEmpty(
+            users: repositories.users, restaurants: repositories.restaurants, favorites: repositories.favorites,
+            menu: repositories.menu, orders: repositories.menu, taxRate: taxRate
+        )
+    }
+    let seeded: SampleData.Summary?
+    if case .postgres(let postgres) = store {
+        seeded = try await postgres.withSeedingLock(seed)
+    } else {
+        seeded = try await seed()
+    }
+    if let seeded {
+        logger.info("seeded sample data", metadata: ["summary": "\(seeded)"])
+    } else {
+        logger.info("the store holds data already; not seeded")
+    }
+}
+
+extension ServiceStore {
+    /// The services the store runs in the service group, before every other service (so they
+    /// shut down last): PostgreSQL's connection pool.
+    var services: [any Service] {
+        if case .postgres(let postgres) = self { return [postgres] }
+        return []
+    }
+}
+
+/// A store that cannot be opened as configured; the message says why.
+public struct StoreConfigurationError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
