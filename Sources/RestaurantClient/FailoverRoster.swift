@@ -20,38 +20,46 @@ final class FailoverRoster: Sendable {
 
     var count: Int { instances.count }
 
-    /// The instance the next call starts with: each call starts one further along, so calls
-    /// spread evenly over the instances that are live.
-    func nextStart() -> Int {
-        Int(rotation.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(instances.count))
+    /// The next call's turn: calls take consecutive turns, and a call's turn picks the live
+    /// instance it starts with, so calls spread evenly over the instances that are live.
+    func nextTurn() -> Int {
+        Int(truncatingIfNeeded: rotation.wrappingAdd(1, ordering: .relaxed).oldValue & UInt(Int.max))
     }
 
     /// The instances to try next, best first, leaving out `excluded`: the live ones (never tried
     /// by this call before those it tried, the least recently tried first, ties in round-robin
-    /// order from `start`), then those cooling down, the longest-failed first.
+    /// order starting at the live instance that `turn` picks), then those cooling down, the
+    /// longest-failed first.
     /// - Parameter lastTried: per instance, the number of this call's attempt that last used
     ///   it, or -1.
-    func failoverOrder(start: Int, lastTried: [Int], excluded: Set<Int>) -> [Int] {
-        let n = instances.count
-        let candidates = (0..<n).map { (start + $0) % n }.filter { !excluded.contains($0) }
+    func failoverOrder(turn: Int, lastTried: [Int], excluded: Set<Int>) -> [Int] {
+        let candidates = instances.indices.filter { !excluded.contains($0) }
         // stat() outside the lock: a slow file system must not hold up other calls.
         let stamps = candidates.map { instances[$0].currentStamp() }
         let now = ContinuousClock.now
-        var live: [(index: Int, rank: Int, position: Int)] = []
-        var down: [(index: Int, failedAt: ContinuousClock.Instant, position: Int)] = []
+        var live: [Int] = []
+        var down: [(index: Int, failedAt: ContinuousClock.Instant)] = []
         health.withLock { table in
             for (position, index) in candidates.enumerated() {
                 let entry = table[index]
                 if entry.isLive(at: now, fileStamp: stamps[position]) {
-                    live.append((index, lastTried[index], position))
+                    live.append(index)
                 } else {
-                    down.append((index, entry.failedAt ?? now, position))
+                    down.append((index, entry.failedAt ?? now))
                 }
             }
         }
-        live.sort { ($0.rank, $0.position) < ($1.rank, $1.position) }
-        down.sort { $0.failedAt != $1.failedAt ? $0.failedAt < $1.failedAt : $0.position < $1.position }
-        return live.map(\.index) + down.map(\.index)
+        let n = instances.count
+        let firstLive = live.isEmpty ? 0 : turn % live.count
+        let liveRanked = live.enumerated().map { position, index in
+            (index: index, rank: lastTried[index], position: (position - firstLive + live.count) % live.count)
+        }
+        let downRanked = down.map { entry in
+            (index: entry.index, failedAt: entry.failedAt, position: (entry.index - turn % n + n) % n)
+        }
+        let liveOrder = liveRanked.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }
+        let downOrder = downRanked.sorted { $0.failedAt != $1.failedAt ? $0.failedAt < $1.failedAt : $0.position < $1.position }
+        return liveOrder.map(\.index) + downOrder.map(\.index)
     }
 
     /// Whether the instance is out of its cool-down now (tests and diagnostics).

@@ -50,17 +50,17 @@ struct FreelanceExchange: Sendable {
     /// The blocking exchange with failover and retries. Must run on a thread of its own.
     static func exchange(_ job: Job, roster: FailoverRoster, context: ZMQContext) -> Result<JSONObject, RestaurantClientError> {
         let attempts = job.options.maxAttempts(instanceCount: roster.count)
-        let start = roster.nextStart()
+        let turn = roster.nextTurn()
         var lastTried = Array(repeating: -1, count: roster.count)
-        // Instances this call cannot use at all: no readable endpoints.json, or no address for
-        // the use case.
+        // An instance without a readable endpoints.json or without this use case stays out for
+        // the rest of the call: asking again within one call would only repeat the answer.
         var excluded = Set<Int>()
         var whyExcluded: RestaurantClientError?
         var lastFailure: RestaurantClientError?
 
         for attempt in 0..<attempts {
             var chosen: Target?
-            for index in roster.failoverOrder(start: start, lastTried: lastTried, excluded: excluded) {
+            for index in roster.failoverOrder(turn: turn, lastTried: lastTried, excluded: excluded) {
                 switch roster.instances[index].resolve() {
                 case .failure(let error):
                     roster.recordFailure(index, fileStamp: nil)

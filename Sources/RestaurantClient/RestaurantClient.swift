@@ -13,9 +13,9 @@ import ZeroMQ
 ///   `endpoints.json` paths (``init(endpointsFiles:options:)``), explicit addresses per instance
 ///   (``init(instanceEndpoints:options:)``), or any mix (``init(instances:options:onAttempt:)``).
 ///
-/// **Spreading (round-robin).** Each call starts at the next instance in list order, skipping
-/// instances that are cooling down; with every instance healthy, `k × n` sequential calls
-/// reach each of `n` instances exactly `k` times.
+/// **Spreading (round-robin).** Calls take turns over the live instances (those not cooling
+/// down) in list order: while `m` instances are live, `k × m` sequential calls reach each of
+/// them exactly `k` times.
 ///
 /// **Failover (Freelance, ZeroMQ Guide ch. 4).** No broker: after a timeout, an unreachable
 /// instance, or an `unavailable` reply, the call goes on to the next live instance at once. Those

@@ -48,20 +48,32 @@ import Testing
             (0..<4).map { .addresses([.getMenu: "tcp://127.0.0.1:\(7000 + $0)"]) },
             options: RestaurantClientOptions(coolDown: .seconds(60)))
         let untried = [-1, -1, -1, -1]
-        #expect(roster.failoverOrder(start: 2, lastTried: untried, excluded: []) == [2, 3, 0, 1])
-        #expect(roster.failoverOrder(start: 2, lastTried: untried, excluded: [3]) == [2, 0, 1])
+        #expect(roster.failoverOrder(turn: 2, lastTried: untried, excluded: []) == [2, 3, 0, 1])
+        #expect(roster.failoverOrder(turn: 2, lastTried: untried, excluded: [3]) == [2, 0, 1])
         // Tried instances come after untried ones, the least recently tried first.
-        #expect(roster.failoverOrder(start: 0, lastTried: [1, 0, -1, -1], excluded: []) == [2, 3, 1, 0])
+        #expect(roster.failoverOrder(turn: 0, lastTried: [1, 0, -1, -1], excluded: []) == [2, 3, 1, 0])
         roster.recordFailure(3, fileStamp: nil)
         roster.recordFailure(1, fileStamp: nil)
         #expect(!roster.isLive(3) && !roster.isLive(1) && roster.isLive(0))
-        #expect(roster.failoverOrder(start: 1, lastTried: untried, excluded: []) == [2, 0, 3, 1])
+        #expect(roster.failoverOrder(turn: 1, lastTried: untried, excluded: []) == [2, 0, 3, 1])
         roster.recordFailure(0, fileStamp: nil)
         roster.recordFailure(2, fileStamp: nil)
-        #expect(roster.failoverOrder(start: 0, lastTried: untried, excluded: []) == [3, 1, 0, 2], "all down: oldest failure first")
+        #expect(roster.failoverOrder(turn: 0, lastTried: untried, excluded: []) == [3, 1, 0, 2], "all down: oldest failure first")
         roster.recordReply(1)
-        #expect(roster.failoverOrder(start: 0, lastTried: untried, excluded: []) == [1, 3, 0, 2])
-        #expect((0..<8).map { _ in roster.nextStart() } == [0, 1, 2, 3, 0, 1, 2, 3])
+        #expect(roster.failoverOrder(turn: 0, lastTried: untried, excluded: []) == [1, 3, 0, 2])
+        #expect((0..<3).map { _ in roster.nextTurn() } == [0, 1, 2])
+    }
+
+    @Test func turnsSpreadEvenlyOverTheLiveInstances() {
+        let roster = FailoverRoster(
+            (0..<3).map { .addresses([.getMenu: "tcp://127.0.0.1:\(7000 + $0)"]) },
+            options: RestaurantClientOptions(coolDown: .seconds(60)))
+        let untried = [-1, -1, -1]
+        let firstChoices = { (0..<6).map { roster.failoverOrder(turn: $0, lastTried: untried, excluded: [])[0] } }
+        #expect(firstChoices() == [0, 1, 2, 0, 1, 2])
+        roster.recordFailure(0, fileStamp: nil)
+        #expect(firstChoices() == [1, 2, 1, 2, 1, 2], "the dead instance's share goes to all live ones, not to its neighbour")
+        #expect(roster.failoverOrder(turn: 0, lastTried: untried, excluded: []) == [1, 2, 0])
     }
 
     @Test func onlyAnUnknownCommitOutcomeMakesInternalResendable() {
