@@ -48,10 +48,11 @@ private final class InstanceLog: Sendable {
     func clear() { instances.withLock { $0.removeAll() } }
 }
 
-/// Short timeouts keep failover fast; enough attempts that one slow reply on a loaded machine
-/// does not fail a call; a cool-down longer than any test, so a failed instance is tried once.
+/// A timeout well above a healthy debug svcd's slowest reply on a loaded machine (a write waits
+/// for fsync), so only the instance under test fails; enough attempts that one slow reply does
+/// not fail a call; a cool-down longer than any test, so a failed instance is tried once.
 private let clusterOptions = RestaurantClientOptions(
-    timeout: .milliseconds(1000), retries: 3, backoff: .milliseconds(20), coolDown: .seconds(60))
+    timeout: .seconds(2), retries: 3, backoff: .milliseconds(20), coolDown: .seconds(60))
 
 /// The documented bound for two instances plus room for a shared, slow machine (it only catches
 /// a hang or a wrong policy).
@@ -74,6 +75,23 @@ private func exerciseCluster(_ client: RestaurantClient, calls: Int, sourceLocat
             Issue.record("call \(index) failed: \(error)", sourceLocation: sourceLocation)
         }
         #expect(clock.now - start < perCallLimit, "call \(index)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Waits until the kernel reports `pid` stopped (state `T` in `/proc/PID/stat`): SIGSTOP is
+/// delivered asynchronously, and a busy process can still answer requests meanwhile.
+private func waitUntilStopped(_ pid: Int32, timeout seconds: Double = 10) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+    func state() -> Character? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let afterName = text.range(of: ") ", options: .backwards)
+        else { return nil }
+        return text[afterName.upperBound...].first
+    }
+    while state() != "T" {
+        guard clock.now < deadline else { throw ChildFailure("svcd \(pid) not stopped after \(seconds) s (state \(String(describing: state())))") }
+        try await Task.sleep(for: .milliseconds(5))
     }
 }
 
@@ -124,6 +142,7 @@ private func svcctl(_ arguments: [String]) async throws -> ToolOutcome {
 
             // A stopped process accepts connections but never answers: timeouts, then skipped.
             children[0].send(signal: SIGSTOP)
+            try await waitUntilStopped(children[0].pid)
             log.clear()
             await exerciseCluster(client, calls: 6)
             #expect(log.all.filter { $0 == 0 }.count <= 1, "\(log.all)")
