@@ -245,6 +245,7 @@ private func expectServiceError<T>(
         // It gives up rather than hanging; the bound is loose because CI shares two cores.
         #expect(elapsed < .seconds(30))
         #expect(attempts.withLock { $0 } == [0, 1, 2])
+        await router.waitForRequests(3)
         #expect(router.requests == 3, "each retry is a new request on a fresh socket")
 
         // A write is resent too, every attempt with the same idempotency key.
