@@ -59,24 +59,10 @@ struct FreelanceExchange: Sendable {
         var lastFailure: RestaurantClientError?
 
         for attempt in 0..<attempts {
-            var chosen: Target?
-            for index in roster.failoverOrder(turn: turn, lastTried: lastTried, excluded: excluded) {
-                switch roster.instances[index].resolve() {
-                case .failure(let error):
-                    roster.recordFailure(index, fileStamp: nil)
-                    excluded.insert(index)
-                    whyExcluded = error
-                case .success(let resolved):
-                    guard let address = resolved.addresses[job.useCase] else {
-                        excluded.insert(index)
-                        whyExcluded = .unavailable("no address for \(job.useCase.rawValue)")
-                        continue
-                    }
-                    chosen = Target(instance: index, address: address, fileStamp: resolved.stamp)
-                }
-                if chosen != nil { break }
+            let order = roster.failoverOrder(turn: turn, lastTried: lastTried, excluded: excluded)
+            guard let target = firstUsable(of: order, for: job.useCase, roster: roster, excluded: &excluded, why: &whyExcluded) else {
+                break
             }
-            guard let target = chosen else { break }
 
             if lastTried[target.instance] >= 0 { pause(job.options.backoff(beforeResend: attempt)) }
             lastTried[target.instance] = attempt
@@ -115,6 +101,30 @@ struct FreelanceExchange: Sendable {
             }
         }
         return .failure(lastFailure ?? whyExcluded ?? .timeout)
+    }
+
+    /// The first instance of `order` that has an address for `useCase` now; the others it
+    /// looks at join `excluded`, with the reason in `why` (an unreadable `endpoints.json` also
+    /// starts a cool-down).
+    private static func firstUsable(
+        of order: [Int], for useCase: UseCase, roster: FailoverRoster, excluded: inout Set<Int>,
+        why: inout RestaurantClientError?
+    ) -> Target? {
+        for index in order {
+            switch roster.instances[index].resolve() {
+            case .failure(let error):
+                roster.recordFailure(index, fileStamp: nil)
+                excluded.insert(index)
+                why = error
+            case .success(let resolved):
+                if let address = resolved.addresses[useCase] {
+                    return Target(instance: index, address: address, fileStamp: resolved.stamp)
+                }
+                excluded.insert(index)
+                why = .unavailable("no address for \(useCase.rawValue)")
+            }
+        }
+        return nil
     }
 
     private enum Attempt {
