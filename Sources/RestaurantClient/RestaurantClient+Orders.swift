@@ -1,10 +1,14 @@
 import WireJSON
 
 extension RestaurantClient {
-    /// PlaceOrder: orders `items` (distinct, one currency) for delivery. Never resent after a
-    /// timeout: check ``listOrders(userId:limit:cursor:)`` before placing it again.
+    /// PlaceOrder: orders `items` (distinct, one currency) for delivery. Resent after a timeout
+    /// with the same idempotency key, so it is placed at most once per key; to place it again
+    /// after your own restart without a duplicate, pass the key you stored with it.
+    /// `idempotencyKey`: your own key for this write, `nil` for a new random one (see
+    /// ``call(_:params:idempotencyKey:)``).
     public func placeOrder(
-        userId: String, items: [OrderItemRequest], discountCents: Int? = nil, deliveryAddress: String
+        userId: String, items: [OrderItemRequest], discountCents: Int? = nil, deliveryAddress: String,
+        idempotencyKey: String? = nil
     ) async throws(RestaurantClientError) -> Order {
         var params: JSONObject = [
             "userId": .string(userId),
@@ -12,7 +16,7 @@ extension RestaurantClient {
             "deliveryAddress": .string(deliveryAddress),
         ]
         if let discountCents { params["discountCents"] = .int(discountCents) }
-        return try Order(await fields(.placeOrder, params).nested("order"))
+        return try Order(await fields(.placeOrder, params, idempotencyKey: idempotencyKey).nested("order"))
     }
 
     /// GetOrder: one order (also of inactive users).

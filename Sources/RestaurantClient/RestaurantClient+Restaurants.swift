@@ -2,9 +2,12 @@ import WireJSON
 
 extension RestaurantClient {
     /// CreateRestaurant: lists a new restaurant (rating 0, no reviews).
+    /// `idempotencyKey`: your own key for this write, `nil` for a new random one (see
+    /// ``call(_:params:idempotencyKey:)``).
     public func createRestaurant(
         name: String, cuisine: String, priceLevel: Int, address: String, latitude: Double, longitude: Double,
-        imageUrl: String? = nil, phoneNumber: String? = nil, website: String? = nil, openingHours: [String] = []
+        imageUrl: String? = nil, phoneNumber: String? = nil, website: String? = nil, openingHours: [String] = [],
+        idempotencyKey: String? = nil
     ) async throws(RestaurantClientError) -> Restaurant {
         var params: JSONObject = [
             "name": .string(name), "cuisine": .string(cuisine), "priceLevel": .int(priceLevel),
@@ -14,7 +17,7 @@ extension RestaurantClient {
         if let imageUrl { params["imageUrl"] = .string(imageUrl) }
         if let phoneNumber { params["phoneNumber"] = .string(phoneNumber) }
         if let website { params["website"] = .string(website) }
-        return try Restaurant(await fields(.createRestaurant, params).nested("restaurant"))
+        return try Restaurant(await fields(.createRestaurant, params, idempotencyKey: idempotencyKey).nested("restaurant"))
     }
 
     /// GetRestaurant: one restaurant; with `userId`, ``Restaurant/isFavorite`` tells whether

@@ -2,11 +2,13 @@ import WireJSON
 
 extension RestaurantClient {
     /// AddReview: adds a review (rating 1…5) and returns it with the restaurant's new rating.
-    public func addReview(userId: String, restaurantId: String, rating: Int, text: String) async throws(RestaurantClientError) -> AddedReview {
+    /// `idempotencyKey`: your own key for this write, `nil` for a new random one (see
+    /// ``call(_:params:idempotencyKey:)``).
+    public func addReview(userId: String, restaurantId: String, rating: Int, text: String, idempotencyKey: String? = nil) async throws(RestaurantClientError) -> AddedReview {
         let params: JSONObject = [
             "userId": .string(userId), "restaurantId": .string(restaurantId), "rating": .int(rating), "text": .string(text),
         ]
-        return try AddedReview(await fields(.addReview, params))
+        return try AddedReview(await fields(.addReview, params, idempotencyKey: idempotencyKey))
     }
 
     /// GetReviews: a restaurant's reviews, newest first, paged.

@@ -3,67 +3,108 @@ import Synchronization
 import WireJSON
 import ZeroMQ
 
-/// Typed async access to svcd's 22 use cases (wire protocol v1, Docs/PROTOCOL.md).
+/// Typed async access to svcd's 22 use cases (wire protocol v1, Docs/PROTOCOL.md), over one svcd
+/// instance or all instances of a cluster.
 ///
-/// Create one per service (it is `Sendable`; share it freely) from discovery
-/// (``discover(dataDirectory:options:)``, ``init(endpointsFile:options:)``) or from explicit
-/// addresses (``init(endpoints:options:)``).
+/// Create one per service (it is `Sendable`; share it freely):
+/// - one instance: from discovery (``discover(dataDirectory:options:)``,
+///   ``init(endpointsFile:options:)``) or explicit addresses (``init(endpoints:options:)``);
+/// - a cluster: from a cluster file (``init(cluster:options:)``, ``init(clusterFile:options:)``),
+///   `endpoints.json` paths (``init(endpointsFiles:options:)``), explicit addresses per instance
+///   (``init(instanceEndpoints:options:)``), or any mix (``init(instances:options:onAttempt:)``).
+///
+/// **Spreading (round-robin).** Calls take turns over the live instances (those not cooling
+/// down) in list order: while `m` instances are live, `k × m` sequential calls reach each of
+/// them exactly `k` times.
+///
+/// **Failover (Freelance, ZeroMQ Guide ch. 4).** No broker: after a timeout, an unreachable
+/// instance, or an `unavailable` reply, the call goes on to the next live instance at once. Those
+/// instances cool down (``RestaurantClientOptions/coolDown``, doubling up to
+/// ``RestaurantClientOptions/maxCoolDown``) and are skipped meanwhile by every call; when all
+/// are cooling down, calls still try them, the longest-failed first. `overloaded` and
+/// `deadline_exceeded` replies are resent too (to the next instance). An instance's
+/// `endpoints.json` is read when first needed and again whenever it changes; a changed file ends
+/// its cool-down (it restarted, perhaps on other ports), and one that cannot be read counts as
+/// down. Every call stays within ``RestaurantClientOptions/maxAttempts(instanceCount:)``
+/// attempts and ``RestaurantClientOptions/worstCaseDuration(instanceCount:)``.
+///
+/// **Idempotency keys.** Every write (not ``UseCase/isIdempotentRead``) carries an envelope
+/// `idempotencyKey`, the same on every attempt of one call and new for each call, unless the
+/// caller passes its own (``call(_:params:idempotencyKey:)``, or the `idempotencyKey:` parameter
+/// of each typed write). So writes are resent after a timeout like reads: the service applies a
+/// key at most once and answers a repeat with the first result. An `internal` reply to a keyed
+/// write saying its commit outcome is unknown is resent as well; other `internal` replies and
+/// every other error are returned. Reads carry no key.
 ///
 /// **Threads.** Blocking libzmq calls never run on Swift's cooperative pool: each call runs on
-/// a dedicated thread that creates, uses and closes its own REQ socket (linger 0, receive
-/// timeout ``RestaurantClientOptions/timeout``).
-///
-/// **Lazy Pirate.** After a timeout the socket is discarded; a read (``UseCase/isIdempotentRead``)
-/// is sent again on a fresh socket up to ``RestaurantClientOptions/retries`` times with a
-/// doubling back-off. A write is never resent after a timeout (it may have happened), but any
-/// call answered `overloaded`, `deadline_exceeded` or `unavailable` (which the contract
-/// guarantees had no effect) is resent within the same retry budget.
+/// a dedicated thread that creates, uses and closes a REQ socket per attempt (linger 0).
 ///
 /// **Times** (`joinedAt`, `createdAt`, `subscriptionActiveUntil`) are kept as the wire's
 /// ISO-8601 UTC strings (`2026-11-21T20:43:28.175Z`).
 public final class RestaurantClient: Sendable {
-    /// The address of each use case this client knows.
-    public let endpoints: [UseCase: String]
-    /// Timeouts and retries.
+    /// The instances this client spreads calls over, in the order given.
+    public let instances: [SvcdInstance]
+    /// Timeouts, retries and cool-downs.
     public let options: RestaurantClientOptions
 
-    private let transport: LazyPirate
+    private let roster: FailoverRoster
+    private let transport: FreelanceExchange
     private let nextRequest = Atomic<UInt64>(0)
-    private let attemptObserver: @Sendable (UseCase, Int) -> Void
+    private let attemptObserver: @Sendable (RestaurantClientAttempt) -> Void
 
-    /// Creates a client for explicit use-case addresses (e.g. `tcp://127.0.0.1:7107`).
-    /// - Throws: ``RestaurantClientError/unavailable(_:)`` when no ZeroMQ context can be made.
-    public convenience init(
-        endpoints: [UseCase: String], options: RestaurantClientOptions = RestaurantClientOptions()
-    ) throws(RestaurantClientError) {
-        try self.init(endpoints: endpoints, options: options, onAttempt: { _, _ in })
-    }
+    /// The use-case addresses of the first instance: its explicit map, or its `endpoints.json`
+    /// as last read (empty if it has not been read successfully yet).
+    public var endpoints: [UseCase: String] { roster.instances[0].lastKnownAddresses }
 
-    /// Creates a client for explicit addresses, calling `onAttempt(useCase, attempt)` (attempt
-    /// 0 is the first send, 1… are retries) on the I/O thread before every send — for metrics
-    /// and tests.
+    /// Creates a client over `instances` (at least one), calling `onAttempt` on the I/O thread
+    /// before every send — for metrics, logs and tests. Nothing is read or connected yet.
+    /// - Throws: ``RestaurantClientError/invalidArgument(_:)`` for an empty list,
+    ///   ``RestaurantClientError/unavailable(_:)`` when no ZeroMQ context can be made.
     public init(
-        endpoints: [UseCase: String], options: RestaurantClientOptions = RestaurantClientOptions(),
-        onAttempt: @escaping @Sendable (UseCase, Int) -> Void
+        instances: [SvcdInstance], options: RestaurantClientOptions = RestaurantClientOptions(),
+        onAttempt: @escaping @Sendable (RestaurantClientAttempt) -> Void = { _ in }
     ) throws(RestaurantClientError) {
-        self.endpoints = endpoints
+        guard !instances.isEmpty else { throw .invalidArgument("a RestaurantClient needs at least one svcd instance") }
+        self.instances = instances
         self.options = options
         self.attemptObserver = onAttempt
+        roster = FailoverRoster(instances, options: options)
         do {
-            transport = LazyPirate(context: try ZMQContext(ioThreads: 1, blocky: false))
+            transport = FreelanceExchange(context: try ZMQContext(ioThreads: 1, blocky: false), roster: roster)
         } catch {
             throw .unavailable("cannot create a ZeroMQ context: \(error)")
         }
     }
 
-    /// Creates a client from an `endpoints.json` written by svcd (its `useCases` map of
-    /// use-case name → address; unknown names are ignored).
+    /// Creates a client for one instance at explicit use-case addresses (e.g.
+    /// `tcp://127.0.0.1:7107`).
+    /// - Throws: ``RestaurantClientError/unavailable(_:)`` when no ZeroMQ context can be made.
+    public convenience init(
+        endpoints: [UseCase: String], options: RestaurantClientOptions = RestaurantClientOptions()
+    ) throws(RestaurantClientError) {
+        try self.init(instances: [.addresses(endpoints)], options: options)
+    }
+
+    /// Creates a client for one instance at explicit addresses, calling `onAttempt(useCase,
+    /// attempt)` (attempt 0 is the first send, 1… are resends) on the I/O thread before every
+    /// send — for metrics and tests.
+    public convenience init(
+        endpoints: [UseCase: String], options: RestaurantClientOptions = RestaurantClientOptions(),
+        onAttempt: @escaping @Sendable (UseCase, Int) -> Void
+    ) throws(RestaurantClientError) {
+        try self.init(instances: [.addresses(endpoints)], options: options) { onAttempt($0.useCase, $0.number) }
+    }
+
+    /// Creates a client for one instance from the `endpoints.json` svcd wrote (its `useCases`
+    /// map of use-case name → address; unknown names are ignored). The file is read now, and
+    /// again whenever it changes (svcd restarted, perhaps on other ports).
     /// - Throws: ``RestaurantClientError/unavailable(_:)`` when the file cannot be read or has
     ///   no `useCases` object.
     public convenience init(
         endpointsFile path: String, options: RestaurantClientOptions = RestaurantClientOptions()
     ) throws(RestaurantClientError) {
-        try self.init(endpoints: Self.readEndpoints(path), options: options)
+        try self.init(instances: [.endpointsFile(path)], options: options)
+        _ = try roster.instances[0].resolve().get()
     }
 
     /// Creates a client from `DIR/endpoints.json`. `dataDirectory` defaults to the environment
@@ -76,46 +117,69 @@ public final class RestaurantClient: Sendable {
         return try RestaurantClient(endpointsFile: path, options: options)
     }
 
-    static func readEndpoints(_ path: String) throws(RestaurantClientError) -> [UseCase: String] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .unavailable("cannot read \(path); is svcd running?")
-        }
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(Array(data))
-        } catch {
-            throw .unavailable("\(path) is not valid JSON: \(error)")
-        }
-        guard let useCases = value["useCases"]?.objectValue else {
-            throw .unavailable("\(path) has no useCases object")
-        }
-        var map: [UseCase: String] = [:]
-        for member in useCases {
-            if let useCase = UseCase(rawValue: member.key), let address = member.value.stringValue {
-                map[useCase] = address
-            }
-        }
-        return map
+    /// Creates a client over the instances a cluster file lists (see ``ClusterFile``). Their
+    /// `endpoints.json` files are read when calls need them, so instances may start later.
+    public convenience init(
+        cluster: ClusterFile, options: RestaurantClientOptions = RestaurantClientOptions()
+    ) throws(RestaurantClientError) {
+        try self.init(endpointsFiles: cluster.endpointsFiles, options: options)
+    }
+
+    /// Reads the cluster file at `path` (``ClusterFile/read(_:)``) and creates a client over its
+    /// instances.
+    /// - Throws: ``RestaurantClientError/unavailable(_:)`` when the cluster file cannot be read
+    ///   or lists no instance.
+    public convenience init(
+        clusterFile path: String, options: RestaurantClientOptions = RestaurantClientOptions()
+    ) throws(RestaurantClientError) {
+        try self.init(cluster: ClusterFile.read(path), options: options)
+    }
+
+    /// Creates a client over one instance per path: an `endpoints.json`, or a data directory
+    /// holding one (relative paths are relative to the working directory). The files are read
+    /// when calls need them.
+    /// - Throws: ``RestaurantClientError/invalidArgument(_:)`` for an empty list.
+    public convenience init(
+        endpointsFiles paths: [String], options: RestaurantClientOptions = RestaurantClientOptions()
+    ) throws(RestaurantClientError) {
+        try self.init(instances: paths.map { .endpointsFile(ClusterFile.endpointsFile(for: $0)) }, options: options)
+    }
+
+    /// Creates a client over one instance per use-case address map.
+    /// - Throws: ``RestaurantClientError/invalidArgument(_:)`` for an empty list.
+    public convenience init(
+        instanceEndpoints: [[UseCase: String]], options: RestaurantClientOptions = RestaurantClientOptions()
+    ) throws(RestaurantClientError) {
+        try self.init(instances: instanceEndpoints.map { .addresses($0) }, options: options)
     }
 
     /// Sends one request to `useCase` with `params` and returns the reply's `result` object,
-    /// applying the retry policy. The typed methods are built on this; use it for anything
-    /// they do not cover.
-    public func call(_ useCase: UseCase, params: JSONObject) async throws(RestaurantClientError) -> JSONObject {
-        guard let address = endpoints[useCase] else {
-            throw .unavailable("no address for \(useCase.rawValue)")
-        }
+    /// applying the failover and retry policy. The typed methods are built on this; use it for
+    /// anything they do not cover.
+    ///
+    /// - Parameter idempotencyKey: `nil` (the default) gives every write a new random key
+    ///   (``makeIdempotencyKey()``) and reads none. A key given here is sent as given, on every
+    ///   attempt; pass the same key again (e.g. after your own restart) to make a repeated write
+    ///   take effect at most once. Reads ignore it.
+    /// - Throws: ``RestaurantClientError/invalidArgument(_:)`` for a key that is not 1 to 128
+    ///   characters (nothing is sent); otherwise the service's error, a timeout, or why no
+    ///   instance could be reached.
+    public func call(
+        _ useCase: UseCase, params: JSONObject, idempotencyKey: String? = nil
+    ) async throws(RestaurantClientError) -> JSONObject {
+        let key = try Self.envelopeKey(for: useCase, given: idempotencyKey)
         let number = nextRequest.add(1, ordering: .relaxed).newValue
         let requestID = "rc-\(number)"
-        let envelope: JSONValue = .object(["v": 1, "id": .string(requestID), "params": .object(params)])
-        let job = LazyPirate.Job(
-            useCase: useCase, address: address, requestID: requestID, body: envelope.encoded(),
+        var envelope: JSONObject = ["v": 1, "id": .string(requestID), "params": .object(params)]
+        if let key { envelope["idempotencyKey"] = .string(key) }
+        let job = FreelanceExchange.Job(
+            useCase: useCase, requestID: requestID, idempotencyKey: key, body: JSONValue.object(envelope).encoded(),
             options: options, onAttempt: attemptObserver)
         return try await transport.run(job).get()
     }
 
-    /// ``call(_:params:)`` with the result wrapped for decoding.
-    func fields(_ useCase: UseCase, _ params: JSONObject) async throws(RestaurantClientError) -> Fields {
-        Fields(object: try await call(useCase, params: params), path: "result")
+    /// ``call(_:params:idempotencyKey:)`` with the result wrapped for decoding.
+    func fields(_ useCase: UseCase, _ params: JSONObject, idempotencyKey: String? = nil) async throws(RestaurantClientError) -> Fields {
+        Fields(object: try await call(useCase, params: params, idempotencyKey: idempotencyKey), path: "result")
     }
 }

@@ -8,6 +8,9 @@ public enum RestaurantClientError: Error, Sendable, Hashable, CustomStringConver
     /// The service cannot be reached: no endpoints file, no address for the use case, or the
     /// address/socket could not be set up.
     case unavailable(String)
+    /// The client refused the call or its own construction before sending anything: no
+    /// instance given, or a caller's idempotency key that is not 1 to 128 characters.
+    case invalidArgument(String)
     /// A reply arrived but is not what the protocol promises (not JSON, wrong shape, wrong id).
     case malformedReply(String)
 
@@ -23,6 +26,7 @@ public enum RestaurantClientError: Error, Sendable, Hashable, CustomStringConver
         case .service(let code, let message): "service error \(code): \(message)"
         case .timeout: "no reply within the timeout"
         case .unavailable(let reason): "service unavailable: \(reason)"
+        case .invalidArgument(let reason): "invalid argument: \(reason)"
         case .malformedReply(let reason): "malformed reply: \(reason)"
         }
     }

@@ -46,8 +46,8 @@ public enum UseCase: String, Sendable, Hashable, CaseIterable {
     case loadFeed = "LoadFeed"
 
     /// Whether this use case only reads (Get*, List*, Search*, Load*, CalculateRestaurantScore).
-    /// Only reads are resent automatically after a timeout; a write that timed out may have
-    /// been executed.
+    /// Every other use case is a write: ``RestaurantClient`` gives its requests an
+    /// `idempotencyKey`, which is what makes resending a write that timed out safe.
     public var isIdempotentRead: Bool {
         switch self {
         case .getUserProfile, .getRestaurant, .listRestaurants, .searchRestaurants, .getFavoriteRestaurants,

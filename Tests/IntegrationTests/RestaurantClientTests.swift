@@ -6,89 +6,6 @@ import SvcdTestSupport
 import WireJSON
 import ZeroMQ
 
-/// A fake use-case endpoint: a plain ROUTER on its own thread that counts the requests it sees
-/// and answers request number n (0-based) with `answer(n, requestID)`, or drops it when that
-/// returns `nil`.
-private final class FakeRouter: Sendable {
-    private let seen = Mutex<Int>(0)
-    private let stopped = Atomic<Bool>(false)
-    private let finished = Atomic<Bool>(false)
-    private let answer: @Sendable (Int, String) -> String?
-
-    init(answer: @escaping @Sendable (Int, String) -> String?) {
-        self.answer = answer
-    }
-
-    /// Requests received so far.
-    var requests: Int { seen.withLock { $0 } }
-
-    /// Binds on an ephemeral port and returns the address.
-    func start() async throws -> String {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-            let thread = Thread { [self] in
-                self.serve(continuation)
-            }
-            thread.name = "fake-router"
-            thread.start()
-        }
-    }
-
-    func stop() async {
-        stopped.store(true, ordering: .relaxed)
-        while !finished.load(ordering: .relaxed) { try? await Task.sleep(for: .milliseconds(10)) }
-    }
-
-    private func serve(_ ready: CheckedContinuation<String, any Error>) {
-        defer { finished.store(true, ordering: .relaxed) }
-        let context: ZMQContext
-        let socket: ZMQSocket
-        let address: String
-        do {
-            context = try ZMQContext()
-            socket = try context.makeSocket(.router)
-            try socket.setLinger(0)
-            try socket.setReceiveTimeout(20)
-            address = try socket.bind("tcp://127.0.0.1:*")
-        } catch {
-            ready.resume(throwing: error)
-            return
-        }
-        ready.resume(returning: address)
-        var frames: [[UInt8]] = []
-        while !stopped.load(ordering: .relaxed) {
-            guard (try? socket.receiveMultipart(into: &frames)) ?? nil != nil, frames.count == 3 else { continue }
-            let index = seen.withLock { count in
-                defer { count += 1 }
-                return count
-            }
-            let id = (try? JSONParser.parse(frames[2]))?["id"]?.stringValue ?? ""
-            if let reply = answer(index, id) {
-                try? socket.sendMultipart([frames[0], [], Array(reply.utf8)])
-            }
-        }
-        socket.close()
-        context.terminate()
-    }
-}
-
-private let cannedRestaurant = """
-    {"id":"r-fake","name":"Fake Diner","cuisine":"Test","rating":4.5,"reviewCount":2,"priceLevel":3,\
-    "address":"1 Fake St","latitude":1.5,"longitude":-2.5,"imageUrl":null,"phoneNumber":"+1-555","website":null,\
-    "openingHours":["Mon 9-5"]}
-    """
-private let cannedUser = """
-    {"id":"u-fake","name":"Fake","email":"fake@example.com","joinedAt":"2026-01-01T00:00:00.000Z",\
-    "isActive":true,"subscriptionActiveUntil":null}
-    """
-
-private func okReply(_ id: String, _ result: String) -> String {
-    #"{"v":1,"id":"\#(id)","ok":true,"result":\#(result)}"#
-}
-
-private func errorReply(_ id: String, _ code: String) -> String {
-    #"{"v":1,"id":"\#(id)","ok":false,"error":{"code":"\#(code)","message":"try again"}}"#
-}
-
 private func isISOTimestamp(_ text: String?) -> Bool {
     guard let text else { return false }
     return text.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/) != nil
@@ -328,16 +245,20 @@ private func expectServiceError<T>(
         // It gives up rather than hanging; the bound is loose because CI shares two cores.
         #expect(elapsed < .seconds(30))
         #expect(attempts.withLock { $0 } == [0, 1, 2])
+        await router.waitForRequests(3)
         #expect(router.requests == 3, "each retry is a new request on a fresh socket")
 
-        // A write is sent once and never resent after a timeout.
+        // A write is resent too, every attempt with the same idempotency key.
         attempts.withLock { $0.removeAll() }
         await #expect(throws: RestaurantClientError.timeout) {
             try await client.registerUser(name: "A", email: "a@example.com")
         }
-        #expect(attempts.withLock { $0 } == [0])
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(router.requests == 4)
+        #expect(attempts.withLock { $0 } == [0, 1, 2])
+        await router.waitForRequests(6)
+        let keys = router.envelopes.map { $0["idempotencyKey"]?.stringValue }
+        #expect(keys[0..<3] == [nil, nil, nil], "reads carry no key")
+        let writeKey = try #require(keys[3])
+        #expect(keys[3...] == [writeKey, writeKey, writeKey])
         await router.stop()
     }
 

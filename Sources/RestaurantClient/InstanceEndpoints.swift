@@ -1,0 +1,81 @@
+import Synchronization
+import WireJSON
+
+/// The current use-case addresses of one svcd instance: a fixed map, or its `endpoints.json`,
+/// parsed when first needed and again whenever the file's stamp changes.
+///
+/// Only the client's I/O threads call ``resolve()`` (it reads files); the cache is shared by
+/// all of them.
+final class InstanceEndpoints: Sendable {
+    /// Addresses and the version of the file they came from (`nil` for a fixed map).
+    struct Resolved: Sendable {
+        let addresses: [UseCase: String]
+        let stamp: EndpointsFileStamp?
+    }
+
+    let location: SvcdInstance
+    private let cache = Mutex<Resolved?>(nil)
+
+    init(_ location: SvcdInstance) {
+        self.location = location
+    }
+
+    /// The addresses as last resolved; empty before the first successful read of a file.
+    var lastKnownAddresses: [UseCase: String] {
+        switch location {
+        case .addresses(let map): map
+        case .endpointsFile: cache.withLock { $0?.addresses ?? [:] }
+        }
+    }
+
+    /// The stamp of the instance's file now (`nil` for a fixed map or a missing file).
+    func currentStamp() -> EndpointsFileStamp? {
+        guard case .endpointsFile(let path) = location else { return nil }
+        return EndpointsFileStamp.current(path)
+    }
+
+    /// The addresses now: the fixed map, or the file's, re-read if it changed since last time.
+    /// - Returns: ``RestaurantClientError/unavailable(_:)`` when the file cannot be read or
+    ///   parsed.
+    func resolve() -> Result<Resolved, RestaurantClientError> {
+        let path: String
+        switch location {
+        case .addresses(let map): return .success(Resolved(addresses: map, stamp: nil))
+        case .endpointsFile(let file): path = file
+        }
+        if let stamp = EndpointsFileStamp.current(path), let cached = cache.withLock({ $0 }), cached.stamp == stamp {
+            return .success(cached)
+        }
+        guard let file = EndpointsFileStamp.read(path) else {
+            return .failure(.unavailable("cannot read \(path); is svcd running?"))
+        }
+        let addresses: [UseCase: String]
+        switch Self.parseEndpoints(file.bytes, path: path) {
+        case .success(let map): addresses = map
+        case .failure(let error): return .failure(error)
+        }
+        let resolved = Resolved(addresses: addresses, stamp: file.stamp)
+        cache.withLock { $0 = resolved }
+        return .success(resolved)
+    }
+
+    /// The `useCases` map of an `endpoints.json` (unknown use-case names are ignored).
+    static func parseEndpoints(_ bytes: [UInt8], path: String) -> Result<[UseCase: String], RestaurantClientError> {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            return .failure(.unavailable("\(path) is not valid JSON: \(error)"))
+        }
+        guard let useCases = value["useCases"]?.objectValue else {
+            return .failure(.unavailable("\(path) has no useCases object"))
+        }
+        var map: [UseCase: String] = [:]
+        for member in useCases {
+            if let useCase = UseCase(rawValue: member.key), let address = member.value.stringValue {
+                map[useCase] = address
+            }
+        }
+        return .success(map)
+    }
+}
