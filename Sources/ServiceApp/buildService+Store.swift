@@ -43,7 +43,8 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, logg
         storeConfiguration.maximumConnections = configuration.databaseConnections
         var storeLogger = logger
         storeLogger[metadataKey: "store"] = "postgres"
-        let postgres = PostgresStore(configuration: storeConfiguration, clock: clock, logger: storeLogger)
+        // postgres-nio logs every failed reconnect attempt at info; the store says it once.
+        let postgres = PostgresStore(configuration: storeConfiguration, clock: clock, logger: storeLogger, backgroundLogger: storeLogger.floored(at: .warning))
         postgres.start()
         do {
             let migrations = try await postgres.migrate()

@@ -49,15 +49,43 @@ public final class PostgresStore: Service, Sendable {
     let logger: Logger
     private let client: PostgresClient
     private let clientTask = Mutex<Task<Void, Never>?>(nil)
+    /// Whether the last operation reached the database; a change is logged once.
+    private let reachable = Atomic<Bool>(true)
 
     /// A store for `configuration`; nothing connects until ``start()``. `clock` stamps
-    /// idempotency keys' bindings.
-    public init(configuration: Configuration, clock: any WallClock = SystemWallClock(), logger: Logger) {
+    /// idempotency keys' bindings. `logger` gets this store's messages (the database becoming
+    /// unreachable and reachable again, once each); `backgroundLogger` gets the connection
+    /// pool's own, one per connection attempt.
+    public init(configuration: Configuration, clock: any WallClock = SystemWallClock(), logger: Logger, backgroundLogger: Logger? = nil) {
         self.url = configuration.url
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        client = PostgresClient(configuration: Self.clientConfiguration(configuration), backgroundLogger: logger)
+        client = PostgresClient(configuration: Self.clientConfiguration(configuration), backgroundLogger: backgroundLogger ?? logger)
+    }
+
+    /// Records whether an operation reached the database, logging when that changes.
+    private func note(_ outcome: Result<Void, any Error>) {
+        switch outcome {
+        case .success:
+            if !reachable.exchange(true, ordering: .relaxed) {
+                logger.notice("PostgreSQL answers again", metadata: ["database": "\(url)"])
+            }
+        case .failure(let error):
+            // Only a lost connection or no answer in time says the database is away; a lock or
+            // statement timeout says it is busy.
+            let away = PostgresFailure.isConnectionLoss(error) || (error as? RepositoryFailure).map { failure in
+                if case .unavailable = failure { return true }
+                return false
+            } ?? false
+            guard away else { return }
+            let reason = PostgresFailure.summary(error)
+            if reachable.exchange(false, ordering: .relaxed) {
+                logger.warning("PostgreSQL cannot be reached; requests are answered unavailable until it answers again", metadata: [
+                    "database": "\(url)", "reason": "\(reason)",
+                ])
+            }
+        }
     }
 
     static func clientConfiguration(_ configuration: Configuration) -> PostgresClient.Configuration {
@@ -181,10 +209,13 @@ public final class PostgresStore: Service, Sendable {
     /// ``RepositoryFailure/unavailable(reason:)``.
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
         do {
-            return try await bounded { client, logger in
+            let value = try await bounded { client, logger in
                 try await client.withConnection { connection in try await body(connection, logger) }
             }
+            note(.success(()))
+            return value
         } catch {
+            note(.failure(error))
             throw PostgresFailure.uncommitted(error)
         }
     }
@@ -210,15 +241,18 @@ public final class PostgresStore: Service, Sendable {
         while true {
             let committing = CommitPhase()
             do {
-                return try await bounded(onTimeout: { committing.timeoutFailure() }) { client, logger in
+                let value = try await bounded(onTimeout: { committing.timeoutFailure() }) { client, logger in
                     try await client.withConnection { connection in
                         try await Self.transaction(on: connection, claim: claim, madeAt: madeAt, committing: committing, logger: logger, body)
                     }
                 }
+                note(.success(()))
+                return value
             } catch let error where PostgresFailure.isRetryable(error) && attempt < 3 {
                 attempt += 1
                 logger.debug("retrying a write after a deadlock or serialization failure", metadata: ["attempt": "\(attempt)"])
             } catch {
+                note(.failure(error))
                 throw PostgresFailure.uncommitted(error)
             }
         }
@@ -229,7 +263,7 @@ public final class PostgresStore: Service, Sendable {
     func writeStatement<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
         let committing = CommitPhase()
         do {
-            return try await bounded(onTimeout: { committing.timeoutFailure() }) { client, logger in
+            let value = try await bounded(onTimeout: { committing.timeoutFailure() }) { client, logger in
                 try await client.withConnection { connection in
                     // The caller may have been told `unavailable` already: then this must not run.
                     guard committing.enter() else { throw CancellationError() }
@@ -240,7 +274,10 @@ public final class PostgresStore: Service, Sendable {
                     }
                 }
             }
+            note(.success(()))
+            return value
         } catch {
+            note(.failure(error))
             throw PostgresFailure.uncommitted(error)
         }
     }
