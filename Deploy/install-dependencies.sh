@@ -1,17 +1,32 @@
 #!/usr/bin/env bash
 # Installs what building and testing the service needs on a Debian machine that already has
-# the Swift toolchain: libzmq and SQLite (C libraries + headers) and pyzmq (the outside client the wire
-# tests and examples use). Idempotent; needs root (or sudo) only when something is missing.
+# the Swift toolchain: libzmq and SQLite (C libraries + headers), PostgreSQL (the tests start
+# throwaway servers of their own with Deploy/postgres-dev.sh; Debian's system cluster is never
+# used) and pyzmq (the outside client the wire tests and examples use). Idempotent; needs root
+# (or sudo) only when something is missing.
 set -euo pipefail
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+apt_updated=0
+apt_install() {
+    echo "installing $*" >&2
+    if [ "$apt_updated" -eq 0 ]; then
+        as_root apt-get update
+        apt_updated=1
+    fi
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
+}
+
 if ! pkg-config --exists libzmq 2>/dev/null || ! pkg-config --exists sqlite3 2>/dev/null; then
-    echo "installing libzmq3-dev and libsqlite3-dev" >&2
-    as_root apt-get update
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y libzmq3-dev libsqlite3-dev pkg-config
+    apt_install libzmq3-dev libsqlite3-dev pkg-config
+fi
+
+# Where Deploy/postgres-dev.sh looks for initdb: PATH, then Debian's versioned directories.
+if ! command -v initdb >/dev/null 2>&1 && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+    apt_install --no-install-recommends postgresql
 fi
 
 if ! python3 -c 'import zmq' 2>/dev/null; then

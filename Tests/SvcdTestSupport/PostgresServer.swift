@@ -1,0 +1,267 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A throwaway PostgreSQL server of the test's own, run by `Deploy/postgres-dev.sh`: a fresh
+/// cluster in a temporary directory, on 127.0.0.1 and a free port, trust authentication, with
+/// fsync on unless asked otherwise. Never the machine's system cluster.
+///
+/// `start()` throws (with the script's stderr and the server log's tail) when PostgreSQL cannot
+/// be started: tests that need it fail, they are never skipped.
+public final class PostgresServer: Sendable {
+    /// The cluster's directory: data, `postgres.log`, the unix socket. Removed by `stop()`.
+    public let directory: String
+    /// The TCP port on `host`; the same after `pause()` and `resume()`.
+    public let port: Int
+    /// The address the server listens on (`127.0.0.1`).
+    public let host: String
+    /// The cluster's superuser: `postgres` when the tests run as root, else the current user.
+    public let user: String
+    /// The database `start` created.
+    public let database: String
+    /// `postgres://user@127.0.0.1:port/database`, the URL of `database`.
+    public let url: String
+    /// The directory holding this PostgreSQL's `psql`.
+    public let binDirectory: String
+    private let script: String
+
+    private init(lines: [String: String], script: String) throws {
+        func value(_ key: String) throws -> String {
+            guard let value = lines[key], !value.isEmpty else {
+                throw ChildFailure("postgres-dev.sh printed no \(key); it printed: \(lines)")
+            }
+            return value
+        }
+        directory = try value("PGDEV_DIR")
+        guard let port = Int(try value("PGDEV_PORT")) else { throw ChildFailure("postgres-dev.sh printed a bad PGDEV_PORT") }
+        self.port = port
+        host = try value("PGDEV_HOST")
+        user = try value("PGDEV_USER")
+        database = try value("PGDEV_DB")
+        url = try value("PGDEV_URL")
+        binDirectory = try value("PGDEV_BIN")
+        self.script = script
+    }
+
+    /// Starts a new server with an empty database `database` (a plain identifier), on `port` or
+    /// a free one. `fsync: false` makes commits cheaper and no longer durable (never for
+    /// benchmarks or durability tests).
+    public static func start(database: String = "svc", port: Int? = nil, fsync: Bool = true) async throws -> PostgresServer {
+        let script = try scriptPath()
+        // Short on purpose: the unix socket's path inside it must fit in 107 bytes.
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("pgdev-\(UUID().uuidString.prefix(8).lowercased())").path
+        let arguments = ["start", directory, "--db", database] + (port.map { ["--port", String($0)] } ?? [])
+            + (fsync ? [] : ["--no-sync"])
+        let outcome: ToolOutcome
+        do {
+            outcome = try await runScript(script, arguments, timeout: .seconds(120))
+        } catch {
+            _ = try? await runScript(script, ["stop", directory], timeout: .seconds(60))
+            throw error
+        }
+        guard outcome.status == 0 else {
+            // The script cleans up after itself, but not after being killed on a timeout.
+            _ = try? await runScript(script, ["stop", directory], timeout: .seconds(60))
+            throw ChildFailure(
+                "could not start PostgreSQL (\(describe(outcome.status))): \(script) \(arguments.joined(separator: " "))\n\(outcome.stderr)")
+        }
+        do {
+            return try PostgresServer(lines: parse(outcome.stdout), script: script)
+        } catch {
+            _ = try? await runScript(script, ["stop", directory], timeout: .seconds(60))
+            throw error
+        }
+    }
+
+    /// The URL of another database on this server.
+    public func url(database name: String) -> String {
+        "postgres://\(user)@\(host):\(port)/\(name)"
+    }
+
+    /// Stops the server and keeps its data: clients see their connections end and new ones
+    /// refused, as when the database goes away. `resume()` brings it back.
+    public func pause() async throws {
+        try await script(["pause", directory], "pause")
+    }
+
+    /// Starts a paused server again, on the same port.
+    public func resume() async throws {
+        let outcome = try await script(["resume", directory], "resume")
+        let again = Self.parse(outcome.stdout)["PGDEV_PORT"]
+        guard again == String(port) else {
+            throw ChildFailure("PostgreSQL resumed on port \(again ?? "?"), not \(port)")
+        }
+    }
+
+    /// Stops the server and removes its directory. Stopping twice is harmless.
+    public func stop() async throws {
+        try await script(["stop", directory], "stop")
+    }
+
+    /// Creates a database (a plain identifier, default a unique `t_…` name) for a test that wants
+    /// one of its own, and returns its URL.
+    @discardableResult
+    public func createDatabase(_ name: String? = nil) async throws -> String {
+        let name = name ?? "t_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "_"))"
+        guard name.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_]*/) != nil else {
+            throw ChildFailure("database name must be a plain identifier: \(name)")
+        }
+        _ = try await psql("CREATE DATABASE \"\(name)\"", database: "postgres")
+        return url(database: name)
+    }
+
+    /// Runs `sql` with psql over TCP as the superuser in `database` (default: the server's)
+    /// and returns its output, unaligned and without headers, trimmed; throws when psql fails.
+    public func psql(_ sql: String, database name: String? = nil) async throws -> String {
+        let outcome = try await runPsql(sql, database: name)
+        guard outcome.status == 0 else {
+            throw ChildFailure("psql failed (\(Self.describe(outcome.status))) on \(sql):\n\(outcome.stderr)")
+        }
+        return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs `sql` like `psql(_:database:)` but returns how psql ended instead of throwing when it
+    /// fails, e.g. to see a connection refused while the server is paused.
+    public func runPsql(_ sql: String, database name: String? = nil, timeout: Duration = .seconds(30)) async throws -> ToolOutcome {
+        try await Self.run(
+            URL(fileURLWithPath: binDirectory).appendingPathComponent("psql").path,
+            ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", host, "-p", String(port), "-U", user,
+             "-d", name ?? database, "-c", sql],
+            environment: ["PGCONNECT_TIMEOUT": "10"],
+            timeout: timeout)
+    }
+
+    // MARK: - Running the script
+
+    @discardableResult
+    private func script(_ arguments: [String], _ what: String) async throws -> ToolOutcome {
+        let outcome = try await Self.runScript(script, arguments, timeout: .seconds(90))
+        guard outcome.status == 0 else {
+            throw ChildFailure("could not \(what) PostgreSQL in \(directory) (\(Self.describe(outcome.status))):\n\(outcome.stderr)")
+        }
+        return outcome
+    }
+
+    private static func runScript(_ script: String, _ arguments: [String], timeout: Duration) async throws -> ToolOutcome {
+        try await run("/bin/bash", [script] + arguments, environment: [:], timeout: timeout)
+    }
+
+    private static func describe(_ status: Int32?) -> String {
+        status.map { "exit status \($0)" } ?? "killed by a signal, after a timeout?"
+    }
+
+    private static func parse(_ stdout: String) -> [String: String] {
+        var lines: [String: String] = [:]
+        for line in stdout.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            lines[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return lines
+    }
+
+    /// `Deploy/postgres-dev.sh`: `$PGDEV_SCRIPT` if set, else found from this source file's
+    /// path (the package root is two levels up), else by walking up from the test runner and
+    /// from the working directory.
+    public static func scriptPath(sourceFile: String = #filePath) throws -> String {
+        let files = FileManager.default
+        let relative = "Deploy/postgres-dev.sh"
+        if let explicit = ProcessInfo.processInfo.environment["PGDEV_SCRIPT"], !explicit.isEmpty {
+            guard files.fileExists(atPath: explicit) else { throw ChildFailure("PGDEV_SCRIPT=\(explicit) does not exist") }
+            return explicit
+        }
+        var starts = [URL(fileURLWithPath: sourceFile).deletingLastPathComponent()]
+        starts.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        starts.append(URL(fileURLWithPath: files.currentDirectoryPath))
+        var searched: [String] = []
+        for start in starts {
+            var directory = start.standardizedFileURL
+            for _ in 0..<8 {
+                let candidate = directory.appendingPathComponent(relative).path
+                if !searched.contains(candidate) { searched.append(candidate) }
+                if files.fileExists(atPath: candidate) { return candidate }
+                let parent = directory.deletingLastPathComponent()
+                if parent.path == directory.path { break }
+                directory = parent
+            }
+        }
+        throw ChildFailure("\(relative) not found (set PGDEV_SCRIPT); looked at: \(searched.joined(separator: ", "))")
+    }
+
+    /// Runs a tool to completion, its output captured through files. Waits on the process's
+    /// termination handler, not a cooperative thread, and ignores task cancellation (stopping
+    /// a server must finish even in a cancelled test); kills the tool after `timeout`.
+    /// `environment` is added to this process's, minus the caller's libpq (`PG…`) settings.
+    private static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String], timeout: Duration
+    ) async throws -> ToolOutcome {
+        let files = FileManager.default
+        let scratch = files.temporaryDirectory.appendingPathComponent("pgdev-tool-\(UUID().uuidString)")
+        try files.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? files.removeItem(at: scratch) }
+        let outPath = scratch.appendingPathComponent("out").path
+        let errPath = scratch.appendingPathComponent("err").path
+        guard files.createFile(atPath: outPath, contents: nil), files.createFile(atPath: errPath, contents: nil),
+            let out = FileHandle(forWritingAtPath: outPath), let err = FileHandle(forWritingAtPath: errPath)
+        else { throw CocoaError(.fileWriteUnknown) }
+
+        var inherited = ProcessInfo.processInfo.environment.filter { key, _ in
+            !key.hasPrefix("PG") || key.hasPrefix("PGDEV_")
+        }
+        inherited.merge(environment) { _, new in new }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = inherited
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+
+        var timer: Task<Void, Never>?
+        let (reason, status) = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<(Process.TerminationReason, Int32), any Error>) in
+            process.terminationHandler = { ended in
+                continuation.resume(returning: (ended.terminationReason, ended.terminationStatus))
+            }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+                return
+            }
+            let pid = process.processIdentifier
+            timer = Task {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                _ = kill(pid, SIGKILL)
+            }
+        }
+        timer?.cancel()
+        try? out.close()
+        try? err.close()
+        return ToolOutcome(
+            status: reason == .exit ? status : nil,
+            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    }
+}
+
+/// Starts a PostgreSQL server, runs `body` with it, and always stops it (also when `body` throws).
+public func withPostgres<T>(
+    database: String = "svc", port: Int? = nil, fsync: Bool = true, _ body: (PostgresServer) async throws -> T
+) async throws -> T {
+    let server = try await PostgresServer.start(database: database, port: port, fsync: fsync)
+    let result: T
+    do {
+        result = try await body(server)
+    } catch {
+        try? await server.stop()
+        throw error
+    }
+    try await server.stop()
+    return result
+}
