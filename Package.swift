@@ -86,7 +86,10 @@ let package = Package(
         ]),
 
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence"]),
-        .testTarget(name: "PersistenceTests", dependencies: ["Domain", "Persistence", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "PersistenceTests", dependencies: [
+            "Domain", "Persistence", "SvcdTestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.

@@ -4,7 +4,7 @@ import Testing
 
 /// Hundreds of racing use-case calls against each invariant that a check-then-act across an
 /// `await` would break. Every expectation is an exact count.
-@Suite struct ConcurrentInvariantTests {
+@Suite(.postgres) struct ConcurrentInvariantTests {
     @Test(arguments: Backend.allCases, [250, 400])
     func favoritesCapHoldsUnderConcurrentSaves(_ backend: Backend, attempts: Int) async throws {
         let world = try await Fixture(backend)

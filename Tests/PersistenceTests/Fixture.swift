@@ -5,7 +5,7 @@ import Testing
 
 /// Which repository implementations a test runs against.
 enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case memory, sqlite
+    case memory, sqlite, postgres
     var testDescription: String { rawValue }
 }
 
@@ -15,6 +15,7 @@ protocol UserListing: UserRepository {
 }
 extension InMemoryUserRepository: UserListing {}
 extension SQLiteUserRepository: UserListing {}
+extension PostgresUserRepository: UserListing {}
 
 /// A directory under the system's temporary directory, removed when the last reference goes.
 final class TemporaryDirectory: Sendable {
@@ -36,13 +37,15 @@ struct Fixture {
     /// The SQLite store and its directory (sqlite backend only).
     let store: SQLiteStore?
     let directory: TemporaryDirectory?
+    /// The PostgreSQL store (postgres backend only; its suite needs the `.postgres` trait).
+    let postgres: PostgresStore?
     let clock: ManualWallClock
     let ids = SequentialIdentifierGenerator(prefix: "t")
     let tax = FixedTaxRate(TaxRate(partsPerMillion: 80_000)!)
 
     /// A new store of `backend`; with `directory` (sqlite), the store file in it is opened again
     /// (as another process or a restarted service would).
-    init(_ backend: Backend, directory existing: TemporaryDirectory? = nil) async throws {
+    init(_ backend: Backend, directory existing: TemporaryDirectory? = nil, postgres sharedDatabase: PostgresStore? = nil) async throws {
         let clock = ManualWallClock(Timestamp(year: 2026, month: 6, day: 15, hour: 12))
         self.clock = clock
         switch backend {
@@ -55,6 +58,23 @@ struct Fixture {
             idempotency = memory.idempotency
             store = nil
             directory = nil
+            postgres = nil
+        case .postgres:
+            // With a store of another fixture: a second instance on the same database.
+            let postgres: PostgresStore
+            if let sharedDatabase {
+                postgres = try await PostgresSuite.openStore(url: sharedDatabase.url.testURL, clock: clock)
+            } else {
+                postgres = try await PostgresSuite.newStore(clock: clock)
+            }
+            users = PostgresUserRepository(store: postgres)
+            restaurants = PostgresRestaurantRepository(store: postgres)
+            favorites = PostgresFavoriteRepository(store: postgres)
+            menu = PostgresMenuRepository(store: postgres)
+            idempotency = PostgresIdempotencyRepository(store: postgres)
+            self.postgres = postgres
+            store = nil
+            directory = nil
         case .sqlite:
             let directory = try existing ?? TemporaryDirectory()
             let store = try SQLiteStore(path: directory.path + "/store.sqlite", clock: clock)
@@ -65,6 +85,7 @@ struct Fixture {
             idempotency = SQLiteIdempotencyRepository(store: store)
             self.store = store
             self.directory = directory
+            postgres = nil
         }
     }
 
@@ -121,4 +142,9 @@ func race(_ count: Int, _ body: @escaping @Sendable (Int) async throws -> Void) 
         for await (index, outcome) in group { outcomes[index] = outcome }
         return outcomes
     }
+}
+
+extension PostgresURL {
+    /// The URL again as text, password included (tests have none).
+    var testURL: String { "postgres://\(user)@\(host):\(port)/\(database)?sslmode=\(tlsMode.rawValue)" }
 }

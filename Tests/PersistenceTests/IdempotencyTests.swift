@@ -36,7 +36,7 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
 /// Every write of both stores binds an idempotency key in the write's own atomic step: the
 /// first request that succeeds with a key binds it, a repeat of it is replayed from the binding
 /// and changes nothing, another request with the key is a conflict, refusals bind nothing.
-@Suite struct IdempotencyTests {
+@Suite(.postgres) struct IdempotencyTests {
     @Test(arguments: Backend.allCases)
     func aRepeatedRegistrationIsReplayedAndStoresOneUser(_ backend: Backend) async throws {
         let world = try await Fixture(backend)
@@ -176,6 +176,23 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(outcomes.filter { $0 == .wrote(item.with(stock: 3)) }.count == 1)
+        #expect(outcomes.filter { $0 == .replayed(recorded(.menuItem(item.with(stock: 3)))) }.count == 99)
+        #expect(try await second.menu.item(id: item.id)?.stock == 3)
+    }
+
+    @Test func twoStoresOnOneDatabaseRacingWithOneKeyWriteOnce() async throws {
+        let first = try await Fixture(.postgres)
+        let second = try await Fixture(.postgres, postgres: first.postgres)
+        let restaurant = try await first.restaurant()
+        let item = try await first.item(in: restaurant, stock: 0)
+        let outcomes = await withTaskGroup(of: ClaimOutcome<MenuItem?>.self) { group in
+            for index in 0..<100 {
+                let world = index.isMultiple(of: 2) ? first : second
+                group.addTask { await ClaimOutcome { try await world.menu.restock(itemId: item.id, quantity: 3, claim: claim("shared")) } }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == .wrote(item.with(stock: 3)) }.count == 1, "\(outcomes.filter { if case .failed = $0 { true } else { false } }.prefix(2))")
         #expect(outcomes.filter { $0 == .replayed(recorded(.menuItem(item.with(stock: 3)))) }.count == 99)
         #expect(try await second.menu.item(id: item.id)?.stock == 3)
     }

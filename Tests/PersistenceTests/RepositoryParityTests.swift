@@ -5,7 +5,7 @@ import Testing
 /// The SQLite repositories must give exactly what the in-memory reference gives. Every test runs
 /// on both backends and compares with an expectation computed from the Domain's own rules (which
 /// the in-memory actors implement directly), or with an in-memory reference fed the same data.
-@Suite struct RepositoryParityTests {
+@Suite(.postgres) struct RepositoryParityTests {
     // MARK: ListRestaurants
 
     /// Ties in rating (4.5 as 9/2 and 18/4; 4/3 as 4/3 and 8/6), ties in name, names that differ

@@ -14,10 +14,11 @@ import Synchronization
 /// any instance is seen by the next read on every instance.
 ///
 /// A write is acknowledged only after its `COMMIT` returned (`synchronous_commit` as the server
-/// has it, `on` by default: durable). Every operation waits at most ``Configuration/operationTimeout``:
-/// if the database cannot be reached in that time the caller gets
-/// ``RepositoryFailure/unavailable(reason:)`` (nothing was written), and a write whose commit
-/// was sent but not answered gets ``RepositoryFailure/outcomeUnknown(reason:)``.
+/// has it, `on` by default: durable). An operation waits at most ``Configuration/connectionWait``
+/// for a connection: while the database cannot be reached the caller gets
+/// ``RepositoryFailure/unavailable(reason:)`` that soon (nothing was written). A statement the
+/// server ends (lock or statement timeout) is `unavailable` too; a write whose commit was sent
+/// but not answered is ``RepositoryFailure/outcomeUnknown(reason:)``.
 ///
 /// The connection pool (postgres-nio's `PostgresClient`) runs from ``start()`` until this
 /// service's graceful shutdown, so start-up can migrate and seed before the service group runs.
@@ -28,13 +29,19 @@ public final class PostgresStore: Service, Sendable {
         public var url: PostgresURL
         /// Connections this process keeps open at most.
         public var maximumConnections = 32
-        /// The longest a request waits for the database before it is answered `unavailable`.
-        public var operationTimeout: Duration = .milliseconds(1800)
-        /// The server cancels a statement running longer (`statement_timeout`), so work this
-        /// process gave up waiting for cannot run on for long.
-        public var statementTimeout: Duration = .seconds(5)
-        /// The server gives up waiting for a row lock after this (`lock_timeout`).
-        public var lockTimeout: Duration = .milliseconds(1500)
+        /// The longest a request waits for a connection before it is answered `unavailable`: while
+        /// the database cannot be reached, requests wait for a connection, so this is how soon they
+        /// are answered then.
+        public var connectionWait: Duration = .milliseconds(1800)
+        /// The server cancels a statement running longer (`statement_timeout`): nothing of it is
+        /// written and the request is answered `unavailable`.
+        public var statementTimeout: Duration = .seconds(10)
+        /// The server gives up waiting for a row lock after this (`lock_timeout`): the same.
+        public var lockTimeout: Duration = .seconds(5)
+
+        /// How long an operation may run in all once connected, before this process stops
+        /// waiting for a connection that went silent: a little more than the server allows.
+        var runLimit: Duration { statementTimeout + .seconds(2) }
 
         /// A configuration for `url` with the defaults.
         public init(url: PostgresURL) {
@@ -62,6 +69,11 @@ public final class PostgresStore: Service, Sendable {
         self.clock = clock
         self.logger = logger
         client = PostgresClient(configuration: Self.clientConfiguration(configuration), backgroundLogger: backgroundLogger ?? logger)
+    }
+
+    deinit {
+        // A store dropped without close() (e.g. in tests) still closes its connections.
+        clientTask.withLock { $0?.cancel() }
     }
 
     /// Records whether an operation reached the database, logging when that changes.
@@ -106,7 +118,7 @@ public final class PostgresStore: Service, Sendable {
         )
         client.options.maximumConnections = configuration.maximumConnections
         client.options.minimumConnections = min(2, configuration.maximumConnections - 1)
-        client.options.connectTimeout = configuration.operationTimeout
+        client.options.connectTimeout = configuration.connectionWait
         client.options.additionalStartupParameters = [
             ("application_name", "svcd"),
             ("statement_timeout", "\(milliseconds(configuration.statementTimeout))"),
@@ -155,8 +167,9 @@ public final class PostgresStore: Service, Sendable {
     /// Returns the names of the migrations this call applied.
     @discardableResult
     public func migrate() async throws -> [String] {
-        try await bounded(patience: .seconds(30)) { client, logger in
+        try await bounded(connectLimit: .seconds(30), runLimit: .seconds(120)) { client, logger, progress in
             try await client.withTransaction(logger: logger) { connection in
+                progress.connected()
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.Lock.migrations))", logger: logger)
                 try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.migrationsTable), logger: logger)
                 var applied = Set<String>()
@@ -195,7 +208,8 @@ public final class PostgresStore: Service, Sendable {
         }
     }
 
-    /// Whether the database answers a trivial query within the operation timeout.
+    /// Whether the database answers a trivial query (waiting for a connection at most
+    /// ``Configuration/connectionWait``).
     public func ping() async throws {
         try await read { connection, logger in
             try await connection.run("SELECT 1", logger)
@@ -209,8 +223,11 @@ public final class PostgresStore: Service, Sendable {
     /// ``RepositoryFailure/unavailable(reason:)``.
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
         do {
-            let value = try await bounded { client, logger in
-                try await client.withConnection { connection in try await body(connection, logger) }
+            let value = try await bounded { client, logger, progress in
+                try await client.withConnection { connection in
+                    progress.connected()
+                    return try await body(connection, logger)
+                }
             }
             note(.success(()))
             return value
@@ -241,9 +258,10 @@ public final class PostgresStore: Service, Sendable {
         while true {
             let committing = CommitPhase()
             do {
-                let value = try await bounded(onTimeout: { committing.timeoutFailure() }) { client, logger in
+                let value = try await bounded(onTimeout: committing.timeoutFailure) { client, logger, progress in
                     try await client.withConnection { connection in
-                        try await Self.transaction(on: connection, claim: claim, madeAt: madeAt, committing: committing, logger: logger, body)
+                        progress.connected()
+                        return try await Self.transaction(on: connection, claim: claim, madeAt: madeAt, committing: committing, logger: logger, body)
                     }
                 }
                 note(.success(()))
@@ -263,8 +281,9 @@ public final class PostgresStore: Service, Sendable {
     func writeStatement<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
         let committing = CommitPhase()
         do {
-            let value = try await bounded(onTimeout: { committing.timeoutFailure() }) { client, logger in
+            let value = try await bounded(onTimeout: committing.timeoutFailure) { client, logger, progress in
                 try await client.withConnection { connection in
+                    progress.connected()
                     // The caller may have been told `unavailable` already: then this must not run.
                     guard committing.enter() else { throw CancellationError() }
                     do {
@@ -328,16 +347,28 @@ public final class PostgresStore: Service, Sendable {
         }
     }
 
-    /// Runs `operation` with the client, waiting at most `patience` (default: the operation
-    /// timeout); on timeout throws `onTimeout()` (default: unavailable).
+    /// Runs `operation` with the client under ``OperationDeadline``: at most `connectLimit`
+    /// (default ``Configuration/connectionWait``) for a connection, `runLimit` (default
+    /// ``Configuration/runLimit``) in all; on timeout throws `onTimeout(stage)` (default:
+    /// unavailable).
     private func bounded<T: Sendable>(
-        patience: Duration? = nil,
-        onTimeout: @escaping @Sendable () -> any Error = { RepositoryFailure.unavailable(reason: "PostgreSQL did not answer in time") },
-        _ operation: @escaping @Sendable (PostgresClient, Logger) async throws -> T
+        connectLimit: Duration? = nil, runLimit: Duration? = nil,
+        onTimeout: @escaping @Sendable (OperationDeadline.Stage) -> any Error = PostgresStore.unavailableAfterTimeout,
+        _ operation: @escaping @Sendable (PostgresClient, Logger, OperationDeadline.Progress) async throws -> T
     ) async throws -> T {
         let client = self.client, logger = self.logger
-        return try await OperationDeadline.run(limit: patience ?? configuration.operationTimeout, onTimeout: onTimeout) {
-            try await operation(client, logger)
+        return try await OperationDeadline.run(
+            connectLimit: connectLimit ?? configuration.connectionWait, runLimit: runLimit ?? configuration.runLimit, onTimeout: onTimeout
+        ) { progress in
+            try await operation(client, logger, progress)
+        }
+    }
+
+    /// What a timed-out operation that wrote nothing is told.
+    static func unavailableAfterTimeout(_ stage: OperationDeadline.Stage) -> any Error {
+        switch stage {
+        case .connecting: RepositoryFailure.unavailable(reason: "no connection to PostgreSQL could be had in time")
+        case .running: RepositoryFailure.unavailable(reason: "PostgreSQL stopped answering")
         }
     }
 }
@@ -364,11 +395,12 @@ private final class CommitPhase: Sendable {
         return exchanged || original == Self.committing
     }
 
-    /// The error the caller gets when the operation timeout expires first.
-    func timeoutFailure() -> any Error {
+    /// The error the caller gets when the operation's time runs out first: `unavailable` unless
+    /// the commit was sent (then the outcome is unknown).
+    @Sendable func timeoutFailure(_ stage: OperationDeadline.Stage) -> any Error {
         let (abandoned, _) = state.compareExchange(expected: Self.working, desired: Self.abandoned, ordering: .sequentiallyConsistent)
         if abandoned {
-            return RepositoryFailure.unavailable(reason: "PostgreSQL did not answer in time")
+            return PostgresStore.unavailableAfterTimeout(stage)
         }
         return RepositoryFailure.outcomeUnknown(reason: "PostgreSQL did not confirm the commit in time")
     }

@@ -1,0 +1,50 @@
+import Domain
+import Logging
+import Persistence
+import SvcdTestSupport
+import Testing
+
+/// A throwaway PostgreSQL server for one suite: started before its tests, stopped after them.
+/// Each `Fixture(.postgres)` in the suite gets a database of its own on it.
+struct PostgresSuite: SuiteTrait, TestScoping {
+    @TaskLocal static var current: PostgresServer?
+
+    var isRecursive: Bool { false }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        // These suites check rules, not durability: commits need not reach the disk.
+        try await withPostgres(fsync: false) { server in
+            try await PostgresSuite.$current.withValue(server) {
+                try await function()
+            }
+        }
+    }
+
+    /// A new, migrated store on a database of its own on the suite's server.
+    static func newStore(clock: any WallClock) async throws -> PostgresStore {
+        let server = try #require(current, "the suite needs the .postgres trait to run PostgreSQL tests")
+        return try await openStore(url: try await server.createDatabase(), clock: clock)
+    }
+
+    /// A started, migrated store on `url`, with a pool small enough for many at once.
+    static func openStore(url: String, clock: any WallClock = SystemWallClock(), connections: Int = 8) async throws -> PostgresStore {
+        var configuration = PostgresStore.Configuration(url: try PostgresURL(parsing: url))
+        configuration.maximumConnections = connections
+        // These suites race hundreds of writes on one row through a small pool: waiting long for
+        // a connection is expected here, and they check rules, not availability.
+        configuration.connectionWait = .seconds(60)
+        var logger = Logger(label: "tests.postgres")
+        logger.logLevel = .warning
+        let store = PostgresStore(configuration: configuration, clock: clock, logger: logger)
+        store.start()
+        try await store.migrate()
+        return store
+    }
+}
+
+extension Trait where Self == PostgresSuite {
+    /// Runs the suite with a throwaway PostgreSQL server (`Fixture(.postgres)` uses it).
+    static var postgres: Self { PostgresSuite() }
+}
