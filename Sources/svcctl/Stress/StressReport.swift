@@ -16,6 +16,8 @@ struct StressReport {
     let invariants: [InvariantResult]
     /// Problems of the clients themselves (e.g. a socket failure), if any.
     let clientFailures: [String]
+    /// Each instance's part, in the order they were named.
+    let instances: [StressInstanceSummary]
 
     /// Violations over all invariants.
     var violationCount: Int { invariants.reduce(0) { $0 + $1.violationCount } }
@@ -61,7 +63,9 @@ struct StressReport {
                 ("ok", .int(tally.ok)), ("expectedRefusals", .int(tally.refused)), ("transientRefusals", .int(tally.transient)),
                 ("unexpectedErrors", .int(tally.unexpected)), ("timeouts", .int(tally.timedOut)), ("lateReplies", .int(late)),
                 ("delayedByOutstandingCap", .int(tally.behind)), ("unsentQueueFull", .int(tally.unsent)),
+                ("failovers", .int(tally.failovers)),
             ]))),
+            ("instances", .array(instances.map(\.json))),
             ("latencyMicros", Self.percentiles(latency)),
             ("useCases", .object(useCaseObject)),
             ("invariants", .array(invariantList)),
@@ -89,6 +93,10 @@ struct StressReport {
             ("latency", latencyLine + " (from the intended send time)"),
         ]))
         lines.append("")
+        if instances.count > 1 {
+            lines.append(renderTable(headers: StressInstanceSummary.headers, rows: instances.map(\.row), rightAligned: [1, 2, 3, 4, 5, 6, 7, 8, 9]))
+            lines.append("")
+        }
         var rows: [[String]] = []
         for (name, stats) in useCases {
             let codes = stats.errors.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
