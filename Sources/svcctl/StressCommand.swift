@@ -25,8 +25,10 @@ struct StressCommand: ParsableCommand {
 
             Several instances (repeated --data-dir, or --cluster FILE) must share one database; \
             client i sends to instance i mod n and moves to the next live instance when its own \
-            stops answering (a timeout, a lost connection, `unavailable`). Set-up and \
-            checks use any live instance. Every write carries a unique idempotency key.
+            stops answering (a timeout, a lost connection, `unavailable`). Set-up, resolution and \
+            checks use any live instance. Every write carries a unique idempotency key; after the \
+            load, writes of unknown outcome are sent again with their keys and the answers settle \
+            them (only with an svcd that binds keys; --no-resolve skips this).
             """
     )
 
@@ -60,6 +62,9 @@ struct StressCommand: ParsableCommand {
 
     @Flag(name: .long, help: "No live progress line on stderr.")
     var noProgress = false
+
+    @Flag(name: .long, help: "Leave writes of unknown outcome unknown instead of resending them with their idempotency keys after the load.")
+    var noResolve = false
 
     func validate() throws {
         guard rate > 0, rate <= 1_000_000, rate.isFinite else { throw ValidationError("--rate must be between 0 and 1000000 requests per second") }
@@ -104,18 +109,29 @@ struct StressCommand: ParsableCommand {
                 addresses.append(byUseCase)
             }
 
-            // Set-up and checks are reads and writes that must all be answered; they
+            // Set-up, resolution and checks are reads and writes that must all be answered; they
             // wait at least 30 s per answer, so a service still digesting the load is not mistaken
             // for a dead one.
             let waitMilliseconds = max(options.timeoutMilliseconds, 30_000)
             let caller = try BatchCaller(cluster: cluster, timeoutMilliseconds: waitMilliseconds, keyPrefix: keyPrefix + "-s")
             note("setting up: run \(tag), \(users) users, \(StressFixture.ownRestaurantCount) restaurants with "
                 + "\(StressFixture.ownRestaurantCount * StressFixture.itemsPerRestaurant) menu items")
+            let probe = try SharedStoreProbe.run(
+                caller: caller, cluster: cluster, tag: tag, timeoutMilliseconds: waitMilliseconds, keyPrefix: keyPrefix + "-p")
+            caller.keysHonoured = probe.keysHonoured
             let fixture = try StressFixture.prepare(caller: caller, tag: tag, userCount: users, taxPartsPerMillion: taxPartsPerMillion)
             note("sending \(Int(rate)) requests/s from \(clients) clients for \(duration) (mix \(mix), seed \(seed)) to \(describe(cluster))")
 
             var load = try runLoad(cluster: cluster, fixture: fixture, addresses: addresses, seed: seed, keyPrefix: keyPrefix)
-            for write in load.unknownWrites { write.request.recordUnknown(in: &load.ledger) }
+            let resolution: StressResolution
+            let unknown = load.unknownWrites.count
+            if noResolve || unknown == 0 {
+                for write in load.unknownWrites { write.request.recordUnknown(in: &load.ledger) }
+                resolution = StressResolution(enabled: !noResolve, keysHonoured: probe.keysHonoured, unknownAfterLoad: unknown, stillUnknown: unknown)
+            } else {
+                note("resending \(unknown) writes of unknown outcome with their idempotency keys")
+                resolution = try UnknownOutcomeResolver(caller: caller, keysHonoured: probe.keysHonoured).resolve(load.unknownWrites, into: &load.ledger)
+            }
             note("checking invariants")
             let invariants = try InvariantChecker(caller: caller, fixture: fixture, ledger: load.ledger).run()
 
@@ -131,10 +147,11 @@ struct StressCommand: ParsableCommand {
             settings.append(key: "run", value: .string(tag))
             settings.append(key: "taxRate", value: .double(Double(taxPartsPerMillion) / 1_000_000))
             settings.append(key: "instances", value: .int(cluster.instances.count))
+            settings.append(key: "resolve", value: .bool(!noResolve))
             let report = StressReport(
                 settings: settings, elapsedSeconds: load.elapsedSeconds, tally: load.tally, late: load.late,
                 latency: load.latency, useCases: load.useCases, invariants: invariants, clientFailures: load.failures,
-                instances: summaries(cluster: cluster, load: load))
+                instances: summaries(cluster: cluster, load: load, probe: probe), resolution: resolution)
             printOut(options.json ? prettyJSON(report.json) : report.text)
             if !report.isClean {
                 throw CtlFailure(ExitStatus.serviceError, "")
@@ -164,7 +181,7 @@ struct StressCommand: ParsableCommand {
     }
 
     /// Each instance's part in the run, for the report.
-    private func summaries(cluster: StressCluster, load: LoadResult) -> [StressInstanceSummary] {
+    private func summaries(cluster: StressCluster, load: LoadResult, probe: SharedStoreProbe) -> [StressInstanceSummary] {
         let marks = cluster.downMarks()
         return cluster.instances.indices.map { index in
             let mark = marks[index]
@@ -172,7 +189,8 @@ struct StressCommand: ParsableCommand {
                 name: cluster.instances[index].name, pid: cluster.instances[index].endpoints?.pid,
                 clients: (0..<clients).filter { $0 % cluster.instances.count == index }.count,
                 tally: load.instances[index], downReason: mark?.reason,
-                downAtSecond: mark?.atNanoseconds.map { (Double($0) - Double(load.startNanoseconds)) / 1e9 })
+                downAtSecond: mark?.atNanoseconds.map { (Double($0) - Double(load.startNanoseconds)) / 1e9 },
+                keys: probe.findings[index])
         }
     }
 

@@ -16,6 +16,8 @@ struct StressInstanceSummary {
     let downReason: String?
     /// When, in seconds from the start of the load (negative: before it; `nil`: at the start or never).
     let downAtSecond: Double?
+    /// What the shared-store probe found about its idempotency keys, if it was asked.
+    let keys: String?
 
     /// The summary as JSON.
     var json: JSONValue {
@@ -27,6 +29,7 @@ struct StressInstanceSummary {
             ("clientsMovedAway", .int(tally.failovers)),
             ("down", downReason.map { .string($0) } ?? .null),
             ("downAtSecond", downAtSecond.map { .double(($0 * 1000).rounded() / 1000) } ?? .null),
+            ("idempotencyKeys", keys.map { .string($0) } ?? .null),
         ]))
     }
 
