@@ -23,6 +23,8 @@ final class BatchCaller {
     private var sequence: UInt64 = 0
     private var keySequence: UInt64 = 0
     private var frames: [[UInt8]] = []
+    /// Instances this caller itself found silent or draining.
+    private var failedHere: Set<Int> = []
 
     /// Whether svcd binds idempotency keys (see ``SharedStoreProbe``), so that a keyed write may
     /// be sent again after silence.
@@ -84,7 +86,13 @@ final class BatchCaller {
     private func failOver(because reason: String, keeping useCase: String) -> (moved: Bool, retired: ZMQSocket?) {
         guard !pinned, cluster.canFailOver else { return (false, nil) }
         cluster.markDown(current, reason: reason)
-        guard let next = cluster.nextLive(after: current) else { return (false, nil) }
+        failedHere.insert(current)
+        // When the clients have marked every other instance down (perhaps after one slow
+        // answer), those this caller has not seen fail itself are still worth a try.
+        let others = (1..<cluster.instances.count).map { (current + $0) % cluster.instances.count }
+        guard let next = cluster.nextLive(after: current)
+            ?? others.first(where: { !failedHere.contains($0) && cluster.instances[$0].endpoints != nil })
+        else { return (false, nil) }
         let retired = sockets.removeValue(forKey: useCase)
         for socket in sockets.values { socket.close() }
         sockets.removeAll()
