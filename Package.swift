@@ -65,9 +65,10 @@ let package = Package(
         ]),
         // Client library for other Swift services: typed async calls per use case.
         .target(name: "RestaurantClient", dependencies: ["ZeroMQ", "WireJSON"]),
-        // The operators' admin client: talks to svcd's CURVE-secured admin endpoint.
+        // The operators' admin client: talks to svcd's CURVE-secured admin endpoint. Reads
+        // cluster files (`stress --cluster`) with RestaurantClient's ClusterFile.
         .executableTarget(name: "svcctl", dependencies: [
-            "ZeroMQ", "WireJSON",
+            "ZeroMQ", "WireJSON", "RestaurantClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),

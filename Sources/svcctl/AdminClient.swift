@@ -20,6 +20,12 @@ struct AdminClient {
 
     /// Uses already located endpoints (see ``init(options:)``).
     init(options: GlobalOptions, endpoints: ServiceEndpoints) throws(CtlFailure) {
+        try self.init(common: options.common, endpoints: endpoints)
+    }
+
+    /// Talks to the svcd behind `endpoints` with the credentials and timeout of `common`
+    /// (see ``init(options:)``).
+    init(common options: CommonOptions, endpoints: ServiceEndpoints) throws(CtlFailure) {
         guard let admin = endpoints.admin, let serverKey = endpoints.adminServerKey else {
             throw CtlFailure(ExitStatus.unavailable, "svcd (pid \(endpoints.pid)) publishes no admin endpoint in endpoints.json (too old a version?)")
         }

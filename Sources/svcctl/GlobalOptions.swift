@@ -1,43 +1,42 @@
 import ArgumentParser
 import Foundation
 
-/// Options every subcommand accepts: where the service lives, output style, timeout and
-/// optional non-default admin credentials (always files; keys never travel on argv).
+/// The options of a command that talks to one svcd: its data directory, plus the
+/// ``CommonOptions``. `--data-dir` may be given once (only `stress` takes several instances).
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "svcd's data directory, holding endpoints.json and keys/ (env SVC_DATA_DIR; default ./svc-data).")
-    var dataDir: String?
+    // An array, so that a repeated --data-dir is seen and refused instead of the last one
+    // silently winning.
+    @Option(
+        name: .customLong("data-dir"),
+        help: ArgumentHelp(
+            "svcd's data directory, holding endpoints.json and keys/ (env SVC_DATA_DIR; default ./svc-data). Once: only `stress` takes several.",
+            valueName: "data-dir"))
+    var dataDirs: [String] = []
 
-    @Flag(name: .long, help: "Print the result as JSON on stdout (for `call`: the whole reply envelope).")
-    var json = false
-
-    @Option(name: .long, help: "Seconds to wait for an answer.")
-    var timeout: Double = 5
-
-    @Option(name: .long, help: "File with the client's CURVE public key (default: svcd's local admin key).")
-    var publicKeyFile: String?
-
-    @Option(name: .long, help: "File with the client's CURVE secret key (default: svcd's local admin key).")
-    var secretKeyFile: String?
+    @OptionGroup var common: CommonOptions
 
     func validate() throws {
-        guard timeout > 0, timeout <= 86_400, timeout.isFinite else {
-            throw ValidationError("--timeout must be a number of seconds greater than 0 (at most 86400)")
-        }
-        guard (publicKeyFile == nil) == (secretKeyFile == nil) else {
-            throw ValidationError("--public-key-file and --secret-key-file must be given together")
+        guard dataDirs.count <= 1 else {
+            throw ValidationError("--data-dir names the one svcd this command talks to; give it once (only `stress` takes several instances)")
         }
     }
 
     /// The data directory as an absolute path: `--data-dir`, else `SVC_DATA_DIR`, else `./svc-data`.
     var dataDirectory: String {
-        let chosen = dataDir ?? ProcessInfo.processInfo.environment["SVC_DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "./svc-data"
+        let chosen = dataDirs.last ?? ProcessInfo.processInfo.environment["SVC_DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "./svc-data"
         return absolutePath(chosen)
     }
 
+    /// `--json`.
+    var json: Bool { common.json }
+    /// `--timeout`, in seconds.
+    var timeout: Double { common.timeout }
     /// The timeout in whole milliseconds (at least 1).
-    var timeoutMilliseconds: Int {
-        max(1, Int((timeout * 1000).rounded()))
-    }
+    var timeoutMilliseconds: Int { common.timeoutMilliseconds }
+    /// `--public-key-file`.
+    var publicKeyFile: String? { common.publicKeyFile }
+    /// `--secret-key-file`.
+    var secretKeyFile: String? { common.secretKeyFile }
 
     /// Options taking a value, and flags, that may appear before the subcommand.
     private static let valueOptions: Set<String> = ["--data-dir", "--timeout", "--public-key-file", "--secret-key-file"]

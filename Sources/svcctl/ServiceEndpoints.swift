@@ -31,7 +31,12 @@ struct ServiceEndpoints {
 
     /// Reads `dataDirectory/endpoints.json` and checks that the pid in it is alive.
     static func locate(dataDirectory: String) -> Result<ServiceEndpoints, AbsenceError> {
-        let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("endpoints.json").path
+        locate(endpointsFile: URL(fileURLWithPath: dataDirectory).appendingPathComponent("endpoints.json").path)
+    }
+
+    /// Reads the endpoints file at `path` (an svcd's `endpoints.json`, wherever it lies) and
+    /// checks that the pid in it is alive.
+    static func locate(endpointsFile path: String) -> Result<ServiceEndpoints, AbsenceError> {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(AbsenceError(path: path, reason: .noFile(path)))
         }

@@ -5,9 +5,9 @@ import Histogram
 import WireJSON
 import ZeroMQ
 
-/// `svcctl stress`: drives a running svcd from many concurrent clients, open-loop, then checks
-/// the contract's invariants through the public use cases. Exit 0 when the run is clean, 1 on any
-/// invariant violation or unexpected error reply.
+/// `svcctl stress`: drives one running svcd, or several instances of one cluster, from many
+/// concurrent clients, open-loop, then checks the contract's invariants through the public use
+/// cases. Exit 0 when the run is clean, 1 on any invariant violation or unexpected error reply.
 struct StressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stress",
@@ -22,10 +22,19 @@ struct StressCommand: ParsableCommand {
             cases and checks: favourites ≤ 100 per user, stock never negative and conserved, unique \
             emails, rating = mean of reviews, consistent order totals. A live progress line goes to \
             stderr; the report to stdout (--json: one JSON object).
+
+            Several instances (repeated --data-dir, or --cluster FILE) must share one database; \
+            client i sends to instance i mod n and moves to the next live instance when its own \
+            stops answering (a timeout, a lost connection, `unavailable`). Set-up, resolution and \
+            checks use any live instance. Every write carries a unique idempotency key; after the \
+            load, writes of unknown outcome are sent again with their keys and the answers settle \
+            them (only with an svcd that binds keys; --no-resolve skips this).
             """
     )
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var targets: StressTargetOptions
+
+    @OptionGroup var options: CommonOptions
 
     @Option(name: .long, help: "How long to send: 60s, 2m, 1m30s, 500ms or seconds.")
     var duration: StressDuration = StressDuration(seconds: 60)
@@ -54,6 +63,9 @@ struct StressCommand: ParsableCommand {
     @Flag(name: .long, help: "No live progress line on stderr.")
     var noProgress = false
 
+    @Flag(name: .long, help: "Leave writes of unknown outcome unknown instead of resending them with their idempotency keys after the load.")
+    var noResolve = false
+
     func validate() throws {
         guard rate > 0, rate <= 1_000_000, rate.isFinite else { throw ValidationError("--rate must be between 0 and 1000000 requests per second") }
         guard (1...1024).contains(clients) else { throw ValidationError("--clients must be 1…1024") }
@@ -78,24 +90,48 @@ struct StressCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
-            let endpoints = try ServiceEndpoints.require(dataDirectory: options.dataDirectory)
+            let cluster = try locateInstances()
             let seed = self.seed ?? UInt64.random(in: 1...UInt64.max)
             let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-            let taxPartsPerMillion = try resolveTaxRate(endpoints: endpoints)
-            var addresses: [String: String] = [:]
-            for useCase in StressWorkload.useCases(for: mix) + ["GetOrder", "CreateRestaurant", "AddMenuItem", "RegisterUser"] {
-                addresses[useCase] = try endpoints.address(ofUseCase: useCase)
+            // Idempotency keys must never repeat, not even across runs: the tag alone is short.
+            let keyPrefix = "stress-\(tag)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+            let taxPartsPerMillion = resolveTaxRate(cluster: cluster)
+            var addresses: [[String: String]?] = []
+            for instance in cluster.instances {
+                guard let endpoints = instance.endpoints else {
+                    addresses.append(nil)
+                    continue
+                }
+                var byUseCase: [String: String] = [:]
+                for useCase in StressWorkload.useCases(for: mix) + ["GetOrder", "CreateRestaurant", "AddMenuItem", "RegisterUser"] {
+                    byUseCase[useCase] = try endpoints.address(ofUseCase: useCase)
+                }
+                addresses.append(byUseCase)
             }
 
-            // Set-up and checks are reads and writes that must all be answered; they wait at least
-            // 30 s per answer, so a service still digesting the load is not mistaken for a dead one.
-            let caller = try BatchCaller(endpoints: endpoints, timeoutMilliseconds: max(options.timeoutMilliseconds, 30_000))
+            // Set-up, resolution and checks are reads and writes that must all be answered; they
+            // wait at least 30 s per answer, so a service still digesting the load is not mistaken
+            // for a dead one.
+            let waitMilliseconds = max(options.timeoutMilliseconds, 30_000)
+            let caller = try BatchCaller(cluster: cluster, timeoutMilliseconds: waitMilliseconds, keyPrefix: keyPrefix + "-s")
             note("setting up: run \(tag), \(users) users, \(StressFixture.ownRestaurantCount) restaurants with "
                 + "\(StressFixture.ownRestaurantCount * StressFixture.itemsPerRestaurant) menu items")
+            let probe = try SharedStoreProbe.run(
+                caller: caller, cluster: cluster, tag: tag, timeoutMilliseconds: waitMilliseconds, keyPrefix: keyPrefix + "-p")
+            caller.keysHonoured = probe.keysHonoured
             let fixture = try StressFixture.prepare(caller: caller, tag: tag, userCount: users, taxPartsPerMillion: taxPartsPerMillion)
-            note("sending \(Int(rate)) requests/s from \(clients) clients for \(duration) (mix \(mix), seed \(seed)) to svcd pid \(endpoints.pid)")
+            note("sending \(Int(rate)) requests/s from \(clients) clients for \(duration) (mix \(mix), seed \(seed)) to \(describe(cluster))")
 
-            let load = try runLoad(fixture: fixture, addresses: addresses, seed: seed)
+            var load = try runLoad(cluster: cluster, fixture: fixture, addresses: addresses, seed: seed, keyPrefix: keyPrefix)
+            let resolution: StressResolution
+            let unknown = load.unknownWrites.count
+            if noResolve || unknown == 0 {
+                for write in load.unknownWrites { write.request.recordUnknown(in: &load.ledger) }
+                resolution = StressResolution(enabled: !noResolve, keysHonoured: probe.keysHonoured, unknownAfterLoad: unknown, stillUnknown: unknown)
+            } else {
+                note("resending \(unknown) writes of unknown outcome with their idempotency keys")
+                resolution = try UnknownOutcomeResolver(caller: caller, keysHonoured: probe.keysHonoured).resolve(load.unknownWrites, into: &load.ledger)
+            }
             note("checking invariants")
             let invariants = try InvariantChecker(caller: caller, fixture: fixture, ledger: load.ledger).run()
 
@@ -110,13 +146,51 @@ struct StressCommand: ParsableCommand {
             settings.append(key: "seed", value: .string(String(seed)))
             settings.append(key: "run", value: .string(tag))
             settings.append(key: "taxRate", value: .double(Double(taxPartsPerMillion) / 1_000_000))
+            settings.append(key: "instances", value: .int(cluster.instances.count))
+            settings.append(key: "resolve", value: .bool(!noResolve))
             let report = StressReport(
                 settings: settings, elapsedSeconds: load.elapsedSeconds, tally: load.tally, late: load.late,
-                latency: load.latency, useCases: load.useCases, invariants: invariants, clientFailures: load.failures)
+                latency: load.latency, useCases: load.useCases, invariants: invariants, clientFailures: load.failures,
+                instances: summaries(cluster: cluster, load: load, probe: probe), resolution: resolution)
             printOut(options.json ? prettyJSON(report.json) : report.text)
             if !report.isClean {
                 throw CtlFailure(ExitStatus.serviceError, "")
             }
+        }
+    }
+
+    /// Finds every instance named; exit 69 when none of them is running.
+    private func locateInstances() throws(CtlFailure) -> StressCluster {
+        let instances = try targets.endpointsFiles().map { StressInstance.locate(name: $0.name, endpointsFile: $0.endpointsFile) }
+        guard instances.contains(where: { $0.endpoints != nil }) else {
+            if instances.count == 1 { throw CtlFailure(ExitStatus.unavailable, instances[0].absence ?? "svcd is not running") }
+            let reasons = instances.map { "\($0.name): \($0.absence ?? "not running")" }
+            throw CtlFailure(ExitStatus.unavailable, "no instance is running: " + reasons.joined(separator: "; "))
+        }
+        for instance in instances where instance.endpoints == nil {
+            note("\(instance.name) is not running (\(instance.absence ?? "no endpoints.json")); its clients start on the next instance")
+        }
+        return StressCluster(instances: instances)
+    }
+
+    /// `svcd pid N` for one instance, `N instances (pids …)` for several.
+    private func describe(_ cluster: StressCluster) -> String {
+        if cluster.instances.count == 1 { return "svcd pid \(cluster.instances[0].endpoints?.pid ?? 0)" }
+        let pids = cluster.instances.map { $0.endpoints.map { String($0.pid) } ?? "-" }
+        return "\(cluster.instances.count) instances (pids \(pids.joined(separator: ", ")))"
+    }
+
+    /// Each instance's part in the run, for the report.
+    private func summaries(cluster: StressCluster, load: LoadResult, probe: SharedStoreProbe) -> [StressInstanceSummary] {
+        let marks = cluster.downMarks()
+        return cluster.instances.indices.map { index in
+            let mark = marks[index]
+            return StressInstanceSummary(
+                name: cluster.instances[index].name, pid: cluster.instances[index].endpoints?.pid,
+                clients: (0..<clients).filter { $0 % cluster.instances.count == index }.count,
+                tally: load.instances[index], downReason: mark?.reason,
+                downAtSecond: mark?.atNanoseconds.map { (Double($0) - Double(load.startNanoseconds)) / 1e9 },
+                keys: probe.findings[index])
         }
     }
 
@@ -125,14 +199,16 @@ struct StressCommand: ParsableCommand {
         if !noProgress { FileHandle.standardError.write(Data("svcctl stress: \(message)\n".utf8)) }
     }
 
-    /// `--tax-rate`, else svcd's admin `status` `taxRate`, else 0.08.
-    private func resolveTaxRate(endpoints: ServiceEndpoints) throws(CtlFailure) -> Int {
+    /// `--tax-rate`, else the admin `status` `taxRate` of the first instance that answers, else 0.08.
+    private func resolveTaxRate(cluster: StressCluster) -> Int {
         if let taxRate, let value = Self.partsPerMillion(taxRate) { return value }
-        if let admin = try? AdminClient(options: options, endpoints: endpoints),
-            let status = try? admin.call(op: "status"),
-            let text = status["taxRate"]?.stringValue, let value = Self.partsPerMillion(text)
-        {
-            return value
+        for endpoints in cluster.instances.compactMap(\.endpoints) {
+            if let admin = try? AdminClient(common: options, endpoints: endpoints),
+                let status = try? admin.call(op: "status"),
+                let text = status["taxRate"]?.stringValue, let value = Self.partsPerMillion(text)
+            {
+                return value
+            }
         }
         note("svcd's tax rate is not available through the admin endpoint; checking order totals at 0.08 (see --tax-rate)")
         return 80_000
@@ -147,10 +223,18 @@ struct StressCommand: ParsableCommand {
         var late = 0
         var failures: [String] = []
         var elapsedSeconds = 0.0
+        /// Per instance: what was sent there and how it fared.
+        var instances: [StressTally] = []
+        /// Writes whose outcome no client knows.
+        var unknownWrites: [StressUnknownWrite] = []
+        /// The schedule's origin on the monotonic clock.
+        var startNanoseconds: UInt64 = 0
     }
 
     /// Starts the client threads, prints progress until they finish, and merges their outcomes.
-    private func runLoad(fixture: StressFixture, addresses: [String: String], seed: UInt64) throws(CtlFailure) -> LoadResult {
+    private func runLoad(
+        cluster: StressCluster, fixture: StressFixture, addresses: [[String: String]?], seed: UInt64, keyPrefix: String
+    ) throws(CtlFailure) -> LoadResult {
         // One context per 16 clients keeps each below libzmq's default of 1023 sockets.
         var contexts: [ZMQContext] = []
         do throws(ZMQError) {
@@ -168,10 +252,10 @@ struct StressCommand: ParsableCommand {
         let end = start + duration.nanoseconds
         for index in 0..<clients {
             let plan = StressClientPlan(
-                index: index, context: contexts[index / 16], addresses: addresses, fixture: fixture, mix: mix, seed: seed,
-                startNanoseconds: start, endNanoseconds: end, intervalNanoseconds: interval,
+                index: index, context: contexts[index / 16], cluster: cluster, addresses: addresses, fixture: fixture, mix: mix,
+                seed: seed, startNanoseconds: start, endNanoseconds: end, intervalNanoseconds: interval,
                 phaseNanoseconds: interval * Double(index) / Double(clients), maxOutstanding: maxOutstanding,
-                timeoutNanoseconds: UInt64(options.timeoutMilliseconds) * 1_000_000)
+                timeoutNanoseconds: UInt64(options.timeoutMilliseconds) * 1_000_000, keyPrefix: keyPrefix)
             group.enter()
             let thread = Thread {
                 let outcome = StressClient(plan: plan, progress: progress).run()
@@ -191,11 +275,15 @@ struct StressCommand: ParsableCommand {
         line.finish()
 
         var result = LoadResult()
+        result.startNanoseconds = start
+        result.instances = [StressTally](repeating: StressTally(), count: cluster.instances.count)
         // Every client published its last counts before it finished.
         result.tally = progress.snapshot().tally
         var perUseCase: [String: StressUseCaseStats] = [:]
         for outcome in outcomes.all() {
             result.ledger.merge(outcome.ledger)
+            result.unknownWrites += outcome.unknownWrites
+            for (index, tally) in outcome.instances.enumerated() { result.instances[index] += tally }
             result.late += outcome.late
             if let failure = outcome.failure { result.failures.append(failure) }
             for (name, stats) in outcome.useCases { perUseCase[name, default: StressUseCaseStats()].merge(stats) }

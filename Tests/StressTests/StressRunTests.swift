@@ -24,19 +24,6 @@ extension StressSuite {
             return (outcome, report)
         }
 
-        /// Waits until svcd has answered at least `requests` GetRestaurant requests (the load is on).
-        private func waitForLoad(_ child: SvcdChild, requests: Int) async throws {
-            let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: .seconds(60))
-            while clock.now < deadline {
-                let stats = try await runTool(try ExecutableLocator.svcctl(), ["stats", "--data-dir", child.dataDirectory, "--json"], timeout: 10)
-                let seen = (try? JSONParser.parse(stats.stdout))?["useCases"]?["GetRestaurant"]?["requests"]?.intValue ?? 0
-                if seen >= requests { return }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            Issue.record("the stress load never reached \(requests) GetRestaurant requests")
-        }
-
         private func invariant(_ report: JSONValue, _ name: String) -> JSONValue? {
             report["invariants"]?.arrayValue?.first { $0["name"]?.stringValue == name }
         }
@@ -100,7 +87,7 @@ extension StressSuite {
             do {
                 _ = try await first.endpoints()
                 async let run = stress(first.dataDirectory, stressArguments)
-                try await waitForLoad(first, requests: 150)
+                try await waitForLoad(onDataDirectory: first.dataDirectory, requests: 150)
                 first.send(signal: SIGKILL)
                 #expect(await first.waitForExit(timeout: 10))
                 let restarted = try SvcdChild.launch(seed: true, arguments: svcdArguments, dataDirectory: first.dataDirectory, portBase: ports)
@@ -126,6 +113,12 @@ extension StressSuite {
             #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(4000))")
             #expect(report["violations"]?.intValue == 0)
             #expect(report["load"]?["unexpectedErrors"]?.intValue == 0)
+            // Writes left unanswered by the kill were resent to the restarted svcd with their keys.
+            let unknown = try #require(report["unknownOutcomes"])
+            let unknownAfterLoad = try #require(unknown["unknownAfterLoad"]?.intValue)
+            #expect(unknown["resent"]?.intValue == unknownAfterLoad)
+            #expect((unknown["resolved"]?.intValue ?? -1) + (unknown["stillUnknown"]?.intValue ?? -1) == unknownAfterLoad)
+            #expect(unknown["unexpectedErrors"]?.intValue == 0)
         }
 
         /// The checker's own proof: svcd on the in-memory store, killed and started empty under the

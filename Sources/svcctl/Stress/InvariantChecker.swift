@@ -175,7 +175,7 @@ struct InvariantChecker {
             }
         }
         // Once an address is taken, registering it again in another case must be refused.
-        for (index, reply) in zip(probed, try caller.callAll("RegisterUser", probes)) {
+        for (index, reply) in zip(probed, try caller.callAll("RegisterUser", probes, keys: caller.freshKeys(probes.count))) {
             let code = reply["error"]?["code"]?.stringValue
             if reply["ok"]?.boolValue == true {
                 result.fail("\(fixture.contestedEmails[index]) in upper case was registered again after the run")

@@ -42,7 +42,7 @@ struct ProgressLine {
         let phase = elapsed <= totalSeconds ? "\(min(second, Int(totalSeconds)))s/\(Int(totalSeconds.rounded(.up)))s" : "draining"
         let text = "[\(phase)] sent \(StressReport.grouped(tally.sent)) (\(StressReport.grouped(rate))/s) ok \(StressReport.grouped(tally.ok)) "
             + "refused \(StressReport.grouped(tally.refused)) transient \(tally.transient) errors \(tally.unexpected) "
-            + "timeouts \(tally.timedOut) in flight \(inFlight) \(latency)"
+            + "timeouts \(tally.timedOut) in flight \(inFlight) \(latency)" + (tally.failovers > 0 ? " moved \(tally.failovers)" : "")
         if isTerminal {
             FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K").utf8))
             state.drew = true

@@ -29,13 +29,25 @@ struct StressClientOutcome: Sendable {
     var late = 0
     /// Why the client stopped early, if it did.
     var failure: String?
+    /// Per instance: what this client sent there and how it fared; `failovers` counts the moves
+    /// away from it.
+    var instances: [StressTally]
+    /// Writes whose outcome this client does not know, for the resolution after the load.
+    var unknownWrites: [StressUnknownWrite] = []
+
+    init(instanceCount: Int) {
+        instances = [StressTally](repeating: StressTally(), count: instanceCount)
+    }
 }
 
 /// What a client thread needs: where to send, what, how fast and for how long.
 struct StressClientPlan: Sendable {
     let index: Int
     let context: ZMQContext
-    let addresses: [String: String]
+    /// The instances, and which of them are down.
+    let cluster: StressCluster
+    /// Use-case addresses of each instance (`nil` for one not running at the start).
+    let addresses: [[String: String]?]
     let fixture: StressFixture
     let mix: StressMix
     let seed: UInt64
@@ -47,11 +59,18 @@ struct StressClientPlan: Sendable {
     let phaseNanoseconds: Double
     let maxOutstanding: Int
     let timeoutNanoseconds: UInt64
+    /// The start of every idempotency key of this run (unique per run).
+    let keyPrefix: String
 }
 
 /// One simulated client: its own thread, its own DEALER per use case, sending open-loop on a
 /// fixed schedule. Latency counts from the *intended* send time, so a stalled service cannot
 /// hide its stall by slowing the client down (no coordinated omission).
+///
+/// Client *i* sends to instance *i* mod *n*. When that instance stops answering — a request
+/// unanswered for the timeout, the connection lost, or an `unavailable` reply — the client moves
+/// to the next live instance; what it sent before stays pending there until answered or timed
+/// out. Every write carries a unique idempotency key.
 struct StressClient {
     private let plan: StressClientPlan
     private let progress: StressProgress
@@ -63,6 +82,8 @@ struct StressClient {
 
     private struct Pending {
         let request: StressRequest
+        let key: String?
+        let instance: Int
         let intended: UInt64
         let sent: UInt64
     }
@@ -70,46 +91,82 @@ struct StressClient {
     /// Runs the schedule to its end, waits up to the timeout for the last replies, and returns
     /// what happened. Call on a dedicated thread: it blocks in `zmq_poll`.
     func run() -> StressClientOutcome {
-        var outcome = StressClientOutcome()
+        let cluster = plan.cluster
+        var outcome = StressClientOutcome(instanceCount: cluster.instances.count)
         let useCases = StressWorkload.useCases(for: plan.mix)
-        var sockets: [String: ZMQSocket] = [:]
-        var socketOrder: [ZMQSocket] = []
-        defer { for socket in socketOrder { socket.close() } }
+        var connections: [Int: StressInstanceSockets] = [:]
+        defer { for connection in connections.values { connection.close() } }
+        let poller = ZMQPoller()
+        var pollerIsStale = true
+        var delta = StressTally()
+
+        var current = plan.index % cluster.instances.count
+        if cluster.isDown(current), let next = cluster.nextLive(after: current) {
+            // Its instance was not running at the start.
+            outcome.instances[current].failovers += 1
+            delta.failovers += 1
+            current = next
+        }
+
+        func connection(to instance: Int) throws(ZMQError) -> StressInstanceSockets {
+            if let open = connections[instance] { return open }
+            let opened = try StressInstanceSockets(
+                instance: instance, context: plan.context, addresses: plan.addresses[instance] ?? [:], useCases: useCases,
+                sendHighWaterMark: Int32(clamping: plan.maxOutstanding * 2),
+                monitorEndpoint: cluster.canFailOver ? "inproc://stress-client-\(plan.index)-instance-\(instance)" : nil)
+            connections[instance] = opened
+            pollerIsStale = true
+            return opened
+        }
+
         do throws(ZMQError) {
-            for useCase in useCases {
-                guard let address = plan.addresses[useCase] else { continue }
-                let socket = try plan.context.makeSocket(.dealer)
-                socketOrder.append(socket)
-                try socket.setLinger(0)
-                try socket.setSendHighWaterMark(Int32(clamping: plan.maxOutstanding * 2))
-                try socket.connect(address)
-                sockets[useCase] = socket
-            }
+            _ = try connection(to: current)
         } catch {
             outcome.failure = "client \(plan.index): cannot set up its sockets: \(error)"
             return outcome
         }
-        let poller = ZMQPoller()
-        for socket in socketOrder { _ = poller.add(socket) }
 
         var workload = StressWorkload(fixture: plan.fixture, mix: plan.mix, seed: plan.seed, clientIndex: plan.index)
         var pending: [UInt64: Pending] = [:]
+        var pendingPerInstance = [Int](repeating: 0, count: cluster.instances.count)
         var expired: [UInt64: Pending] = [:]
         var sequence: UInt64 = 0
         var scheduled = 0
         var lastDelayedSlot = -1
         var frames: [[UInt8]] = []
-        var delta = StressTally()
         // Latencies since the last report; the histograms live in `progress`, once for all
         // clients, so memory does not grow with the number of clients.
         var samples: [LatencySample] = []
         var lastPublish = monotonicNanoseconds()
         var lastExpiryScan = lastPublish
         let idPrefix = "c\(plan.index)-"
+        let keyPrefix = "\(plan.keyPrefix)-c\(plan.index)-"
         let drainEnd = plan.endNanoseconds + plan.timeoutNanoseconds
+        let timeoutText = formatSeconds(Double(plan.timeoutNanoseconds) / 1e9)
 
         func intendedTime(_ slot: Int) -> UInt64 {
             plan.startNanoseconds + UInt64(plan.phaseNanoseconds + Double(slot) * plan.intervalNanoseconds)
+        }
+
+        /// Counts in the run's totals and in the instance's.
+        func count(_ instance: Int, _ change: (inout StressTally) -> Void) {
+            change(&delta)
+            change(&outcome.instances[instance])
+        }
+
+        /// Leaves the current instance for the next live one (staying when there is none).
+        func moveAway(because reason: String) {
+            guard cluster.canFailOver else { return }
+            cluster.markDown(current, reason: reason)
+            guard let next = cluster.nextLive(after: current) else { return }
+            count(current) { $0.failovers += 1 }
+            current = next
+        }
+
+        func settle(_ number: UInt64) -> Pending? {
+            guard let entry = pending.removeValue(forKey: number) else { return nil }
+            pendingPerInstance[entry.instance] -= 1
+            return entry
         }
 
         func handle(_ body: [UInt8], at now: UInt64) {
@@ -120,20 +177,20 @@ struct StressClient {
                 return
             }
             let entry: Pending
-            if let live = pending.removeValue(forKey: number) {
+            if let live = settle(number) {
                 entry = live
             } else if let late = expired.removeValue(forKey: number) {
                 entry = late
                 outcome.late += 1
-                delta.timedOut -= 1
+                count(entry.instance) { $0.timedOut -= 1 }
             } else {
                 outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a second reply to request \(id)"))
                 return
             }
-            delta.answered += 1
+            count(entry.instance) { $0.answered += 1 }
             samples.append(LatencySample(useCase: entry.request.useCase, micros: max(1, (now &- entry.intended) / 1000)))
             if reply["ok"]?.boolValue == true {
-                delta.ok += 1
+                count(entry.instance) { $0.ok += 1 }
                 outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].ok += 1
                 entry.request.recordSuccess(reply["result"] ?? .null, in: &outcome.ledger)
                 return
@@ -141,18 +198,21 @@ struct StressClient {
             let code = reply["error"]?["code"]?.stringValue ?? "unreadable_error"
             outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].errors[code, default: 0] += 1
             if code == entry.request.expectedRefusal {
-                delta.refused += 1
+                count(entry.instance) { $0.refused += 1 }
                 entry.request.recordRefusal(in: &outcome.ledger)
             } else if BatchCaller.transientCodes.contains(code) {
-                delta.transient += 1
+                count(entry.instance) { $0.transient += 1 }
+                // Draining or shutting down: it had no effect, and the instance is going away.
+                if code == "unavailable", entry.instance == current { moveAway(because: "answered unavailable") }
             } else {
-                delta.unexpected += 1
-                entry.request.recordUnknown(in: &outcome.ledger)
+                count(entry.instance) { $0.unexpected += 1 }
+                if let key = entry.key { outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance)) }
             }
         }
 
         while true {
             var now = monotonicNanoseconds()
+            if connections[current]?.connectionLost() == true { moveAway(because: "connection lost") }
             // Send everything that is due, unless too much is already waiting.
             while now < plan.endNanoseconds {
                 let intended = intendedTime(scheduled)
@@ -169,29 +229,50 @@ struct StressClient {
                 let request = workload.next()
                 scheduled += 1
                 sequence += 1
-                guard let socket = sockets[request.useCase] else { continue }
-                let envelope: JSONValue = ["v": 1, "id": .string(idPrefix + String(sequence)), "params": .object(request.params)]
+                let sockets: StressInstanceSockets
                 do throws(ZMQError) {
-                    try socket.sendMultipart([[], envelope.encoded()], dontWait: true)
+                    sockets = try connection(to: current)
+                } catch {
+                    outcome.failure = "client \(plan.index): cannot connect to instance \(cluster.instances[current].name): \(error)"
+                    break
+                }
+                guard let socket = sockets.byUseCase[request.useCase] else { continue }
+                let key = request.isWrite ? keyPrefix + String(sequence) : nil
+                var envelope: JSONObject = ["v": 1, "id": .string(idPrefix + String(sequence))]
+                if let key { envelope.append(key: "idempotencyKey", value: .string(key)) }
+                envelope.append(key: "params", value: .object(request.params))
+                do throws(ZMQError) {
+                    try socket.sendMultipart([[], JSONValue.object(envelope).encoded()], dontWait: true)
                 } catch {
                     // The socket's queue is full (requests that timed out while the service was
                     // gone may still sit in it): never sent, so it has no effect; counted.
-                    delta.unsent += 1
+                    count(current) { $0.unsent += 1 }
                     continue
                 }
                 now = monotonicNanoseconds()
-                pending[sequence] = Pending(request: request, intended: intended, sent: now)
-                delta.sent += 1
+                pending[sequence] = Pending(request: request, key: key, instance: current, intended: intended, sent: now)
+                pendingPerInstance[current] += 1
+                count(current) { $0.sent += 1 }
                 outcome.useCases[request.useCase, default: StressUseCaseStats()].sent += 1
             }
+            if outcome.failure != nil { break }
 
             // Requests unanswered for the timeout are given up on (a late reply still counts).
             if now - lastExpiryScan >= 50_000_000 || now >= drainEnd {
                 lastExpiryScan = now
+                var silentInstances: Set<Int> = []
                 for (number, entry) in pending where now - entry.sent >= plan.timeoutNanoseconds || now >= drainEnd {
-                    pending.removeValue(forKey: number)
+                    _ = settle(number)
                     expired[number] = entry
-                    delta.timedOut += 1
+                    count(entry.instance) { $0.timedOut += 1 }
+                    if now - entry.sent >= plan.timeoutNanoseconds { silentInstances.insert(entry.instance) }
+                }
+                if silentInstances.contains(current) { moveAway(because: "no answer within \(timeoutText)") }
+                // An instance left behind with nothing pending has nothing more to say that counts.
+                for (instance, sockets) in connections where instance != current && pendingPerInstance[instance] == 0 {
+                    sockets.close()
+                    connections.removeValue(forKey: instance)
+                    pollerIsStale = true
                 }
             }
             if now - lastPublish >= 250_000_000 {
@@ -207,16 +288,25 @@ struct StressClient {
                 let next = intendedTime(scheduled)
                 waitMilliseconds = next <= now ? 0 : min(50, Int((next - now) / 1_000_000))
             }
+            if pollerIsStale {
+                poller.removeAll()
+                for sockets in connections.values {
+                    for socket in sockets.dealers { poller.add(socket) }
+                }
+                pollerIsStale = false
+            }
             do throws(ZMQError) {
                 _ = try poller.poll(timeoutMilliseconds: waitMilliseconds)
                 let received = monotonicNanoseconds()
-                for socket in socketOrder {
-                    while try socket.receiveMultipart(into: &frames, dontWait: true) != nil {
-                        guard frames.count == 2, frames[0].isEmpty else {
-                            outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply of \(frames.count) frames instead of [empty, body]"))
-                            continue
+                for sockets in connections.values {
+                    for socket in sockets.dealers {
+                        while try socket.receiveMultipart(into: &frames, dontWait: true) != nil {
+                            guard frames.count == 2, frames[0].isEmpty else {
+                                outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply of \(frames.count) frames instead of [empty, body]"))
+                                continue
+                            }
+                            handle(frames[1], at: received)
                         }
-                        handle(frames[1], at: received)
                     }
                 }
             } catch {
@@ -228,7 +318,7 @@ struct StressClient {
 
         // Whatever never got an answer: its effect is unknown.
         for entry in expired.values {
-            entry.request.recordUnknown(in: &outcome.ledger)
+            if let key = entry.key { outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance)) }
             outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].errors["timeout", default: 0] += 1
         }
         progress.publish(client: plan.index, delta: delta, inFlight: 0, samples: samples)

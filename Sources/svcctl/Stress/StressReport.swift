@@ -16,12 +16,19 @@ struct StressReport {
     let invariants: [InvariantResult]
     /// Problems of the clients themselves (e.g. a socket failure), if any.
     let clientFailures: [String]
+    /// Each instance's part, in the order they were named.
+    let instances: [StressInstanceSummary]
+    /// What became of the writes of unknown outcome.
+    let resolution: StressResolution
 
     /// Violations over all invariants.
     var violationCount: Int { invariants.reduce(0) { $0 + $1.violationCount } }
 
-    /// Whether the run is clean: no violation, no unexpected error, no client failure.
-    var isClean: Bool { violationCount == 0 && tally.unexpected == 0 && clientFailures.isEmpty }
+    /// Whether the run is clean: no violation, no unexpected error (during the load or in the
+    /// resolution), no client failure.
+    var isClean: Bool {
+        violationCount == 0 && tally.unexpected == 0 && resolution.unexpectedErrors == 0 && clientFailures.isEmpty
+    }
 
     /// Replies per second over the run.
     var throughput: Double { elapsedSeconds > 0 ? Double(tally.answered) / elapsedSeconds : 0 }
@@ -61,7 +68,10 @@ struct StressReport {
                 ("ok", .int(tally.ok)), ("expectedRefusals", .int(tally.refused)), ("transientRefusals", .int(tally.transient)),
                 ("unexpectedErrors", .int(tally.unexpected)), ("timeouts", .int(tally.timedOut)), ("lateReplies", .int(late)),
                 ("delayedByOutstandingCap", .int(tally.behind)), ("unsentQueueFull", .int(tally.unsent)),
+                ("failovers", .int(tally.failovers)),
             ]))),
+            ("instances", .array(instances.map(\.json))),
+            ("unknownOutcomes", resolution.json),
             ("latencyMicros", Self.percentiles(latency)),
             ("useCases", .object(useCaseObject)),
             ("invariants", .array(invariantList)),
@@ -86,9 +96,14 @@ struct StressReport {
             ("requests", "\(Self.grouped(tally.sent)) sent, \(Self.grouped(tally.answered)) answered in \(String(format: "%.1f", elapsedSeconds)) s (\(Self.grouped(Int(throughput.rounded())))/s)"),
             ("replies", "\(Self.grouped(tally.ok)) ok, \(Self.grouped(tally.refused)) expected refusals, \(Self.grouped(tally.transient)) transient (retryable), \(Self.grouped(tally.unexpected)) unexpected errors"),
             ("no answer", "\(tally.timedOut) timed out, \(late) answered late; \(tally.behind) sends delayed by the outstanding cap, \(tally.unsent) not sent (queue full)"),
+            ("unknown outcomes", resolution.text),
             ("latency", latencyLine + " (from the intended send time)"),
         ]))
         lines.append("")
+        if instances.count > 1 {
+            lines.append(renderTable(headers: StressInstanceSummary.headers, rows: instances.map(\.row), rightAligned: [1, 2, 3, 4, 5, 6, 7, 8, 9]))
+            lines.append("")
+        }
         var rows: [[String]] = []
         for (name, stats) in useCases {
             let codes = stats.errors.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
@@ -120,6 +135,7 @@ struct StressReport {
             var reasons: [String] = []
             if violationCount > 0 { reasons.append("\(violationCount) invariant violations") }
             if tally.unexpected > 0 { reasons.append("\(tally.unexpected) unexpected errors") }
+            if resolution.unexpectedErrors > 0 { reasons.append("\(resolution.unexpectedErrors) unexpected errors resending unknown outcomes") }
             if !clientFailures.isEmpty { reasons.append("\(clientFailures.count) client failures") }
             lines.append("verdict: FAILED — " + reasons.joined(separator: ", "))
         }

@@ -1,7 +1,7 @@
 import WireJSON
 
 /// One request of a stress run, and what its answer means for the ledger.
-struct StressRequest {
+struct StressRequest: Sendable {
     /// The use case it goes to.
     let useCase: String
     /// Its params.
@@ -10,7 +10,7 @@ struct StressRequest {
     let effect: Effect
 
     /// What a request does, as far as the invariant checks care.
-    enum Effect {
+    enum Effect: Sendable {
         /// A read; `check` is what its result must satisfy.
         case read(ReadCheck)
         /// SaveFavoriteRestaurant of `restaurant` for user index `user`.
@@ -28,7 +28,7 @@ struct StressRequest {
     }
 
     /// Rules a read's result must satisfy at any moment.
-    enum ReadCheck {
+    enum ReadCheck: Sendable {
         case none
         /// GetMenu: no stock below 0.
         case menu
@@ -36,6 +36,12 @@ struct StressRequest {
         case favorites
         /// GetRestaurant: rating within 0…5.
         case restaurant
+    }
+
+    /// Whether it changes the store (and so carries an idempotency key).
+    var isWrite: Bool {
+        if case .read = effect { return false }
+        return true
     }
 
     /// The error code a correct service may answer to this request without anything being

@@ -20,6 +20,9 @@ struct StressTally: Sendable {
     var behind = 0
     /// Requests dropped before sending because the socket's queue was full.
     var unsent = 0
+    /// Clients that moved to another instance because theirs stopped answering (for one
+    /// instance's tally: the clients that moved away from it).
+    var failovers = 0
 
     static func += (lhs: inout StressTally, rhs: StressTally) {
         lhs.sent += rhs.sent
@@ -31,6 +34,7 @@ struct StressTally: Sendable {
         lhs.timedOut += rhs.timedOut
         lhs.behind += rhs.behind
         lhs.unsent += rhs.unsent
+        lhs.failovers += rhs.failovers
     }
 }
 
