@@ -17,8 +17,10 @@ extension PostgresConnection {
         try await rows(query, logger).first.map(map)
     }
 
-    /// Runs a statement whose rows, if any, do not matter.
+    /// Runs a statement whose rows, if any, do not matter, and returns once it has completed.
+    /// (`query` alone returns as soon as a row-returning statement describes its rows, before it
+    /// has run: a `SELECT … FOR UPDATE` or `pg_advisory_lock` would not hold its lock yet.)
     func run(_ query: PostgresQuery, _ logger: Logger) async throws {
-        try await self.query(query, logger: logger)
+        _ = try await self.query(query, logger: logger).collect()
     }
 }

@@ -170,18 +170,18 @@ public final class PostgresStore: Service, Sendable {
         try await bounded(connectLimit: .seconds(30), runLimit: .seconds(120)) { client, logger, progress in
             try await client.withTransaction(logger: logger) { connection in
                 progress.connected()
-                try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.Lock.migrations))", logger: logger)
-                try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.migrationsTable), logger: logger)
-                var applied = Set<String>()
-                for try await name in try await connection.query("SELECT name FROM schema_migrations", logger: logger).decode(String.self) {
-                    applied.insert(name)
-                }
+                // Another instance may be migrating: wait for it as long as it takes.
+                try await connection.run("SET LOCAL lock_timeout = 0", logger)
+                try await connection.run("SET LOCAL statement_timeout = 0", logger)
+                try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.Lock.migrations))", logger)
+                try await connection.run(PostgresQuery(unsafeSQL: PostgresSchema.migrationsTable), logger)
+                let applied = Set(try await connection.rows("SELECT name FROM schema_migrations", logger) { try $0.decode(String.self) })
                 var ran: [String] = []
                 for (name, sql) in PostgresSchema.migrations where !applied.contains(name) {
                     for statement in PostgresSchema.statements(of: sql) {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
                     }
-                    try await connection.query("INSERT INTO schema_migrations (name) VALUES (\(name))", logger: logger)
+                    try await connection.run("INSERT INTO schema_migrations (name) VALUES (\(name))", logger)
                     ran.append(name)
                 }
                 return ran
@@ -195,16 +195,22 @@ public final class PostgresStore: Service, Sendable {
     public func withSeedingLock<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let logger = self.logger
         return try await client.withConnection { connection in
-            try await connection.query("SELECT pg_advisory_lock(\(PostgresSchema.Lock.seeding))", logger: logger)
+            // Another instance may be seeding: wait for it as long as it takes (this connection's
+            // usual timeouts come back with RESET before it returns to the pool).
+            try await connection.run("SET lock_timeout = 0", logger)
+            try await connection.run("SET statement_timeout = 0", logger)
+            try await connection.run("SELECT pg_advisory_lock(\(PostgresSchema.Lock.seeding))", logger)
+            let outcome: Result<T, any Error>
             do {
-                let result = try await body()
-                try await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.Lock.seeding))", logger: logger)
-                return result
+                outcome = .success(try await body())
             } catch {
-                // Closing the session releases the lock too; this just releases it sooner.
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.Lock.seeding))", logger: logger)
-                throw error
+                outcome = .failure(error)
             }
+            // Closing the session would release the lock too; this releases it now.
+            try await connection.run("SELECT pg_advisory_unlock(\(PostgresSchema.Lock.seeding))", logger)
+            try await connection.run("RESET lock_timeout", logger)
+            try await connection.run("RESET statement_timeout", logger)
+            return try outcome.get()
         }
     }
 
@@ -309,19 +315,17 @@ public final class PostgresStore: Service, Sendable {
         do {
             return try await connection.withTransaction(logger: logger) { connection in
                 if let claim {
-                    let claimed = try await connection.query(
+                    let claimed = try await connection.rows(
                         """
                         INSERT INTO idempotency_keys (key, request, result, made_at)
                         VALUES (\(claim.key), \(claim.request), ''::bytea, \(madeAt.millisecondsSinceEpoch))
                         ON CONFLICT (key) DO NOTHING RETURNING key
                         """,
-                        logger: logger
-                    ).collect()
+                        logger
+                    )
                     if claimed.isEmpty {
                         // Bound by a transaction that committed (the insert waited for it).
-                        let rows = try await connection.query(
-                            "SELECT request, result FROM idempotency_keys WHERE key = \(claim.key)", logger: logger
-                        ).collect()
+                        let rows = try await connection.rows("SELECT request, result FROM idempotency_keys WHERE key = \(claim.key)", logger)
                         guard let row = rows.first else { throw StoreError.inconsistentWrite("idempotency key \(claim.key) vanished") }
                         throw claim.answer(toBound: try IdempotencyRecord.binding(from: row))
                     }
@@ -330,7 +334,7 @@ public final class PostgresStore: Service, Sendable {
                 if let claim {
                     guard let result else { throw Refusal(value: value) }
                     let recorded = Data(claim.binding(for: result).recordedResult)
-                    try await connection.query("UPDATE idempotency_keys SET result = \(recorded) WHERE key = \(claim.key)", logger: logger)
+                    try await connection.run("UPDATE idempotency_keys SET result = \(recorded) WHERE key = \(claim.key)", logger)
                 }
                 // The caller may have been told `unavailable` already: then this must not commit.
                 guard committing.enter() else { throw CancellationError() }
