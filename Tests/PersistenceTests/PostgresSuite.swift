@@ -28,8 +28,9 @@ struct PostgresSuite: SuiteTrait, TestScoping {
         return try await openStore(url: try await server.createDatabase(), clock: clock)
     }
 
-    /// A started, migrated store on `url`, with a pool small enough for many at once.
-    static func openStore(url: String, clock: any WallClock = SystemWallClock(), connections: Int = 8) async throws -> PostgresStore {
+    /// A started store on `url` (migrated unless told otherwise), with a pool small enough for
+    /// many at once.
+    static func openStore(url: String, clock: any WallClock = SystemWallClock(), connections: Int = 8, migrate: Bool = true) async throws -> PostgresStore {
         var configuration = PostgresStore.Configuration(url: try PostgresURL(parsing: url))
         configuration.maximumConnections = connections
         // These suites race hundreds of writes on one row through a small pool: waiting long for
@@ -39,7 +40,7 @@ struct PostgresSuite: SuiteTrait, TestScoping {
         logger.logLevel = .warning
         let store = PostgresStore(configuration: configuration, clock: clock, logger: logger)
         store.start()
-        try await store.migrate()
+        if migrate { try await store.migrate() }
         return store
     }
 }

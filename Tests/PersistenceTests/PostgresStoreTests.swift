@@ -1,0 +1,177 @@
+import Domain
+import Foundation
+import Persistence
+import SvcdTestSupport
+import Testing
+
+/// The PostgreSQL store's own duties, beyond the repositories' rules: its URL, migrating and
+/// seeding when several instances start at once, and what callers are told when the database
+/// goes away or a commit's answer is lost.
+@Suite(.postgres) struct PostgresStoreTests {
+    @Test func databaseURLsParseAndTheirErrorsSayWhatIsWrong() throws {
+        let full = try PostgresURL(parsing: "postgres://svc:p%40ss@db.example.com:6543/restaurants?sslmode=require")
+        #expect(full.user == "svc" && full.password == "p@ss" && full.host == "db.example.com" && full.port == 6543)
+        #expect(full.database == "restaurants" && full.tlsMode == .require)
+        #expect(full.description == "postgres://svc:***@db.example.com:6543/restaurants?sslmode=require", "the password never shows")
+        let short = try PostgresURL(parsing: "postgresql://me@127.0.0.1/svc")
+        #expect(short.port == 5432 && short.password == nil && short.tlsMode == .prefer)
+        let refusals: [(String, String)] = [
+            ("mysql://u@h/db", "must start with postgres://"),
+            ("postgres://h:5432/db", "names no user"),
+            ("postgres://u@h:5432", "names no database"),
+            ("postgres://u@h:5432/", "names no database"),
+            ("postgres://u@h:70000/db", "not 1...65535"),
+            ("postgres://u@h/db?sslmode=sometimes", "sslmode=sometimes"),
+            ("postgres://u@h/db?pool=3", "unknown parameter pool"),
+            ("not a url at all", "postgres://"),
+        ]
+        for (text, problem) in refusals {
+            #expect(throws: PostgresURLError.self, "\(text)") { try PostgresURL(parsing: text) }
+            do {
+                _ = try PostgresURL(parsing: text)
+            } catch {
+                #expect(error.description.contains(problem), "\(text): \(error)")
+            }
+        }
+    }
+
+    @Test func threeInstancesMigratingAtOnceApplyEachMigrationOnce() async throws {
+        let server = try #require(PostgresSuite.current)
+        let url = try await server.createDatabase()
+        let applied = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    let store = try await PostgresSuite.openStore(url: url, connections: 2, migrate: false)
+                    let applied = try await store.migrate()
+                    await store.close()
+                    return applied
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(applied.sorted() == ["idempotency-keys", "v1"])
+        let recorded = try await server.psql("SELECT string_agg(name, ',' ORDER BY name) FROM schema_migrations", database: URL(string: url)!.lastPathComponent)
+        #expect(recorded == "idempotency-keys,v1")
+    }
+
+    @Test func ofInstancesSeedingAtOnceExactlyOneSeeds() async throws {
+        let server = try #require(PostgresSuite.current)
+        let url = try await server.createDatabase()
+        let seeded = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<3 {
+                group.addTask {
+                    let store = try await PostgresSuite.openStore(url: url, connections: 3)
+                    let restaurants = PostgresRestaurantRepository(store: store)
+                    let seeds = try await store.withSeedingLock { () async throws -> Int in
+                        guard try await restaurants.newest(after: nil, limit: 1).isEmpty else { return 0 }
+                        // Widen the window a check-then-insert without the lock would lose.
+                        try await Task.sleep(for: .milliseconds(300))
+                        try await restaurants.insert(Restaurant(
+                            id: RestaurantID("seed-\(index)"), name: "Seeded", cuisine: "Test", priceLevel: 1, address: "1 Way",
+                            latitude: 0, longitude: 0, createdAt: Timestamp(millisecondsSinceEpoch: 0)
+                        ))
+                        return 1
+                    }
+                    await store.close()
+                    return seeds
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(seeded == 1)
+        #expect(try await server.psql("SELECT count(*) FROM restaurants", database: URL(string: url)!.lastPathComponent) == "1")
+    }
+
+    @Test func whileTheDatabaseIsAwayRequestsAreUnavailableWithinTheConnectionWaitAndWriteNothing() async throws {
+        // A server of its own: pausing the suite's would disturb the other tests.
+        try await withPostgres(fsync: false) { server in
+            let store = try await PostgresSuite.openStore(url: server.url, connections: 4)
+            var configuration = PostgresStore.Configuration(url: try PostgresURL(parsing: server.url))
+            configuration.connectionWait = .milliseconds(1800)
+            let patient = store
+            let impatient = PostgresStore(configuration: configuration, logger: .init(label: "tests.postgres"))
+            impatient.start()
+            let users = PostgresUserRepository(store: impatient)
+            _ = try await users.insert(user("before"))
+            try await server.pause()
+            let clock = ContinuousClock()
+            for attempt in 0..<1 {
+                for operation in ["write", "read"] {
+                    let started = clock.now
+                    do {
+                        if operation == "write" {
+                            _ = try await users.insert(user("away-\(attempt)"))
+                        } else {
+                            _ = try await users.user(id: UserID("before"))
+                        }
+                        Issue.record("a \(operation) while the database is away must fail")
+                    } catch RepositoryFailure.unavailable {
+                        // The contract's answer: nothing was written, send it again later.
+                    }
+                    let elapsed = clock.now - started
+                    #expect(elapsed < .milliseconds(2500), "a \(operation) must be answered within the connection wait, took \(elapsed)")
+                }
+            }
+            try await server.resume()
+            // Reconnects by itself: the first requests after the return may still wait a moment.
+            let back = ContinuousClock.now.advanced(by: .seconds(20))
+            var reconnected = false
+            while ContinuousClock.now < back {
+                if (try? await users.user(id: UserID("before"))) != nil {
+                    reconnected = true
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(reconnected, "the store must reconnect by itself once the database is back")
+            let away = try await PostgresUserRepository(store: patient).allUsers().filter { $0.id.rawValue.hasPrefix("away") }
+            #expect(away.isEmpty, "writes answered unavailable must have written nothing: \(away.map(\.id))")
+            await impatient.close()
+            await patient.close()
+        }
+    }
+
+    @Test func aWriteWhoseCommitAnswerIsLostIsReportedAsOfUnknownOutcome() async throws {
+        let server = try #require(PostgresSuite.current)
+        let url = try await server.createDatabase()
+        let database = URL(string: url)!.lastPathComponent
+        let store = try await PostgresSuite.openStore(url: url, connections: 2)
+        let world = (restaurants: PostgresRestaurantRepository(store: store), menu: PostgresMenuRepository(store: store))
+        try await world.restaurants.insert(Restaurant(
+            id: RestaurantID("r"), name: "Slow", cuisine: "Test", priceLevel: 1, address: "1 Way", latitude: 0, longitude: 0,
+            createdAt: Timestamp(millisecondsSinceEpoch: 0)
+        ))
+        try await world.menu.insert(MenuItem(id: MenuItemID("m"), restaurantId: RestaurantID("r"), name: "Soup", price: Money(minorUnits: 500, currency: .usd), stock: 1))
+        // A deferred trigger makes COMMIT itself take seconds, so the backend can be ended while
+        // the client waits for COMMIT's answer.
+        _ = try await server.psql("""
+            CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(5); RETURN NULL; END $$;
+            CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON menu_items DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION slow_commit();
+            """, database: database)
+        let claim = IdempotencyClaim(key: "lost", request: "restock", encodeResult: { Array("\($0)".utf8) })
+        let write = Task { try await world.menu.restock(itemId: MenuItemID("m"), quantity: 2, claim: claim) }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        var ended = false
+        while ContinuousClock.now < deadline, !ended {
+            let killed = try await server.psql(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)' AND query LIKE 'COMMIT%' AND state = 'active'",
+                database: database
+            )
+            ended = killed == "1"
+            if !ended { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(ended, "the test must catch the write in its COMMIT")
+        do {
+            _ = try await write.value
+            Issue.record("a write whose COMMIT lost its connection must not be reported as done")
+        } catch RepositoryFailure.outcomeUnknown(let reason) {
+            #expect(reason.contains("COMMIT"), "\(reason)")
+        }
+        await store.close()
+    }
+}
+
+private func user(_ id: String) -> User {
+    User(id: UserID(id), name: "Away", email: EmailAddress("\(id)@example.com")!, joinedAt: Timestamp(millisecondsSinceEpoch: 0))
+}
