@@ -104,6 +104,12 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
         BadFlags(arguments: ["--tax-rate", "1.5"], mentions: "tax-rate"),
         BadFlags(arguments: ["--port-base", "70000"], mentions: "port-base"),
         BadFlags(arguments: ["--no-such-flag"], mentions: "no-such-flag"),
+        BadFlags(arguments: ["--store", "postgres"], mentions: "--database-url"),
+        BadFlags(arguments: ["--store", "postgres", "--database-url", "mysql://u@h/db"], mentions: "postgres://"),
+        BadFlags(arguments: ["--store", "postgres", "--database-url", "postgres://u@h"], mentions: "names no database"),
+        BadFlags(arguments: ["--database-url", "postgres://u@h/db"], mentions: "only for --store postgres"),
+        BadFlags(arguments: ["--store", "postgres", "--database-url", "postgres://u@h/db", "--database-connections", "1"], mentions: "database-connections"),
+        BadFlags(arguments: ["--store", "oracle"], mentions: "postgres"),
     ])
     func svcdRejectsBadFlags(_ bad: BadFlags) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("integration-flags-\(UUID().uuidString)").path
@@ -113,6 +119,21 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
         #expect(status != 0, "svcd accepted \(bad.arguments)")
         #expect(outcome.stderr.contains(bad.mentions), "stderr should name the flag: \(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/endpoints.json"), "a refused start binds nothing")
+    }
+
+    @Test func svcdThatCannotReachItsDatabaseExitsSayingSo() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("integration-nodb-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Port 1 on loopback: nothing listens there (a privileged port no test binds).
+        let outcome = try await runTool(
+            try ExecutableLocator.svcd(),
+            ["--port-base", "0", "--data-dir", directory, "--store", "postgres", "--database-url", "postgres://svc@127.0.0.1:1/svc"],
+            timeout: 60
+        )
+        let status = try #require(outcome.status, "svcd did not give up on an unreachable database within 60 s")
+        #expect(status != 0)
+        #expect(outcome.stderr.contains("cannot open the PostgreSQL database postgres://svc@127.0.0.1:1/svc"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/endpoints.json"), "a failed start binds nothing")
     }
 
     @Test func placeOrderWithDiscountAboveSubtotalIsRefusedNotFatal() async throws {

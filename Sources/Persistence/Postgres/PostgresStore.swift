@@ -36,6 +36,9 @@ public final class PostgresStore: Service, Sendable {
         /// The server cancels a statement running longer (`statement_timeout`): nothing of it is
         /// written and the request is answered `unavailable`.
         public var statementTimeout: Duration = .seconds(10)
+        /// How long start-up (``PostgresStore/migrate()``) waits for a connection, for a database
+        /// that is starting at the same time, before giving up.
+        public var startupWait: Duration = .seconds(10)
         /// The server gives up waiting for a row lock after this (`lock_timeout`): the same.
         public var lockTimeout: Duration = .seconds(5)
 
@@ -167,7 +170,7 @@ public final class PostgresStore: Service, Sendable {
     /// Returns the names of the migrations this call applied.
     @discardableResult
     public func migrate() async throws -> [String] {
-        try await bounded(connectLimit: .seconds(30), runLimit: .seconds(120)) { client, logger, progress in
+        try await bounded(connectLimit: configuration.startupWait, runLimit: .seconds(120)) { client, logger, progress in
             try await client.withTransaction(logger: logger) { connection in
                 progress.connected()
                 // Another instance may be migrating: wait for it as long as it takes.
