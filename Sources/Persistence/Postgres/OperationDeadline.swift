@@ -10,6 +10,11 @@ import Synchronization
 /// connected, the server's own `lock_timeout` and `statement_timeout` end slow statements with
 /// an error; the second limit only guards against a connection that silently stopped answering.
 ///
+/// The operation may also report that its connection was lost (``Progress/connectionLost()``):
+/// the caller then gets `onTimeout(.lost)` at once, however long the limits still run. A query
+/// on a connection that closed while it was being sent may never complete (postgres-nio drops
+/// the failed write), so the loss must end the wait rather than the query's own error.
+///
 /// A structured task group would not do: it waits for its children, and a query already sent to
 /// PostgreSQL is not interrupted by task cancellation (only waiting for a connection is).
 enum OperationDeadline {
@@ -19,14 +24,21 @@ enum OperationDeadline {
         case connecting
         /// It had a connection and was running.
         case running
+        /// Its connection closed while it was running.
+        case lost
     }
 
-    /// What the operation tells the deadline: that it has its connection.
+    /// What the operation tells the deadline: that it has its connection, or lost it.
     struct Progress: Sendable {
         fileprivate let connectedFlag: @Sendable () -> Void
+        fileprivate let lostFlag: @Sendable () -> Void
 
         /// The operation holds a connection now; from here the run limit applies.
         func connected() { connectedFlag() }
+
+        /// The operation's connection closed: the caller is answered now (`onTimeout(.lost)`)
+        /// unless the operation finished first.
+        func connectionLost() { lostFlag() }
     }
 
     static func run<T: Sendable>(
@@ -35,7 +47,7 @@ enum OperationDeadline {
     ) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let race = Race(continuation)
-            let progress = Progress { race.markConnected() }
+            let progress = Progress(connectedFlag: { race.markConnected() }, lostFlag: { race.abandon(with: onTimeout(.lost)) })
             let work = Task {
                 do {
                     race.finish(.success(try await operation(progress)))
@@ -47,12 +59,12 @@ enum OperationDeadline {
                 try? await Task.sleep(for: connectLimit)
                 guard !Task.isCancelled else { return }
                 if !race.isConnected {
-                    if race.finish(.failure(onTimeout(.connecting))) { work.cancel() }
+                    race.abandon(with: onTimeout(.connecting))
                     return
                 }
                 try? await Task.sleep(for: runLimit - connectLimit)
-                guard !Task.isCancelled, race.finish(.failure(onTimeout(.running))) else { return }
-                work.cancel()
+                guard !Task.isCancelled else { return }
+                race.abandon(with: onTimeout(.running))
             })
         }
     }
@@ -62,8 +74,10 @@ enum OperationDeadline {
     private final class Race<T: Sendable>: Sendable {
         private struct State {
             var continuation: CheckedContinuation<T, any Error>?
+            var work: Task<Void, Never>?
             var timer: Task<Void, Never>?
             var connected = false
+            var abandoned = false
         }
 
         private let state: Mutex<State>
@@ -78,14 +92,28 @@ enum OperationDeadline {
             state.withLock { $0.connected = true }
         }
 
-        /// Remembers the timer so that an operation finishing first can cancel it; if the
-        /// operation already finished, cancels it at once.
+        /// Remembers the work, so that the caller giving up on it can cancel it, and the timer,
+        /// so that an operation finishing first can cancel it; if the operation already finished,
+        /// cancels the timer at once, and if the caller already gave up, the work too.
         func start(work: Task<Void, Never>, timer: Task<Void, Never>) {
-            let finished = state.withLock { state in
+            let (finished, abandoned) = state.withLock { state in
+                state.work = work
                 state.timer = timer
-                return state.continuation == nil
+                return (state.continuation == nil, state.abandoned)
             }
             if finished { timer.cancel() }
+            if abandoned { work.cancel() }
+        }
+
+        /// Answers the caller with `error` unless the operation finished first, and then cancels
+        /// the operation, which is left to finish by itself.
+        func abandon(with error: any Error) {
+            guard finish(.failure(error)) else { return }
+            let work = state.withLock { state in
+                state.abandoned = true
+                return state.work
+            }
+            work?.cancel()
         }
 
         /// Resumes the caller unless the other side did; returns whether this call did.

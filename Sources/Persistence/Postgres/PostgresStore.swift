@@ -59,6 +59,8 @@ public final class PostgresStore: Service, Sendable {
     let logger: Logger
     private let client: PostgresClient
     private let clientTask = Mutex<Task<Void, Never>?>(nil)
+    /// Ends an operation's wait when its connection closes.
+    private let lossWatch = ConnectionLossWatch()
     /// Whether the last operation reached the database; a change is logged once.
     private let reachable = Atomic<Bool>(true)
 
@@ -172,7 +174,8 @@ public final class PostgresStore: Service, Sendable {
     public func migrate() async throws -> [String] {
         try await bounded(connectLimit: configuration.startupWait, runLimit: .seconds(120)) { client, logger, progress in
             try await client.withTransaction(logger: logger) { connection in
-                progress.connected()
+                let held = self.holding(connection, progress)
+                defer { self.release(held) }
                 // Another instance may be migrating: wait for it as long as it takes.
                 try await connection.run("SET LOCAL lock_timeout = 0", logger)
                 try await connection.run("SET LOCAL statement_timeout = 0", logger)
@@ -194,26 +197,31 @@ public final class PostgresStore: Service, Sendable {
 
     /// Runs `body` while holding the seeding advisory lock (a session lock on a connection kept
     /// for the purpose), so that of several instances started at once with `--seed-sample` one
-    /// seeds and the others, waiting here, find the store no longer empty.
+    /// seeds and the others, waiting here, find the store no longer empty. Waits as long as that
+    /// takes, but fails at once when the lock's connection is lost (rather than never returning:
+    /// see ``ConnectionLossWatch``).
     public func withSeedingLock<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let logger = self.logger
-        return try await client.withConnection { connection in
-            // Another instance may be seeding: wait for it as long as it takes (this connection's
-            // usual timeouts come back with RESET before it returns to the pool).
-            try await connection.run("SET lock_timeout = 0", logger)
-            try await connection.run("SET statement_timeout = 0", logger)
-            try await connection.run("SELECT pg_advisory_lock(\(PostgresSchema.Lock.seeding))", logger)
-            let outcome: Result<T, any Error>
-            do {
-                outcome = .success(try await body())
-            } catch {
-                outcome = .failure(error)
+        try await bounded(connectLimit: .seconds(30), runLimit: .seconds(24 * 3600)) { client, logger, progress in
+            try await client.withConnection { connection in
+                let held = self.holding(connection, progress)
+                defer { self.release(held) }
+                // Another instance may be seeding: wait for it as long as it takes (this connection's
+                // usual timeouts come back with RESET before it returns to the pool).
+                try await connection.run("SET lock_timeout = 0", logger)
+                try await connection.run("SET statement_timeout = 0", logger)
+                try await connection.run("SELECT pg_advisory_lock(\(PostgresSchema.Lock.seeding))", logger)
+                let outcome: Result<T, any Error>
+                do {
+                    outcome = .success(try await body())
+                } catch {
+                    outcome = .failure(error)
+                }
+                // Closing the session would release the lock too; this releases it now.
+                try await connection.run("SELECT pg_advisory_unlock(\(PostgresSchema.Lock.seeding))", logger)
+                try await connection.run("RESET lock_timeout", logger)
+                try await connection.run("RESET statement_timeout", logger)
+                return try outcome.get()
             }
-            // Closing the session would release the lock too; this releases it now.
-            try await connection.run("SELECT pg_advisory_unlock(\(PostgresSchema.Lock.seeding))", logger)
-            try await connection.run("RESET lock_timeout", logger)
-            try await connection.run("RESET statement_timeout", logger)
-            return try outcome.get()
         }
     }
 
@@ -234,7 +242,8 @@ public final class PostgresStore: Service, Sendable {
         do {
             let value = try await bounded { client, logger, progress in
                 try await client.withConnection { connection in
-                    progress.connected()
+                    let held = self.holding(connection, progress)
+                    defer { self.release(held) }
                     return try await body(connection, logger)
                 }
             }
@@ -269,7 +278,8 @@ public final class PostgresStore: Service, Sendable {
             do {
                 let value = try await bounded(onTimeout: committing.timeoutFailure) { client, logger, progress in
                     try await client.withConnection { connection in
-                        progress.connected()
+                        let held = self.holding(connection, progress)
+                        defer { self.release(held) }
                         return try await Self.transaction(on: connection, claim: claim, madeAt: madeAt, committing: committing, logger: logger, body)
                     }
                 }
@@ -292,7 +302,8 @@ public final class PostgresStore: Service, Sendable {
         do {
             let value = try await bounded(onTimeout: committing.timeoutFailure) { client, logger, progress in
                 try await client.withConnection { connection in
-                    progress.connected()
+                    let held = self.holding(connection, progress)
+                    defer { self.release(held) }
                     // The caller may have been told `unavailable` already: then this must not run.
                     guard committing.enter() else { throw CancellationError() }
                     do {
@@ -354,6 +365,20 @@ public final class PostgresStore: Service, Sendable {
         }
     }
 
+    /// Tells `progress` that its operation holds `connection` now (the run limit applies from
+    /// here) and that it is lost as soon as the connection closes: the caller is then answered at
+    /// once, not when the run limit passes (see ``ConnectionLossWatch``). End it with
+    /// ``release(_:)`` when the operation is done with the connection.
+    private func holding(_ connection: PostgresConnection, _ progress: OperationDeadline.Progress) -> ConnectionLossWatch.Registration {
+        progress.connected()
+        return lossWatch.register(connection) { progress.connectionLost() }
+    }
+
+    /// Ends what ``holding(_:_:)`` started.
+    private func release(_ registration: ConnectionLossWatch.Registration) {
+        lossWatch.unregister(registration)
+    }
+
     /// Runs `operation` with the client under ``OperationDeadline``: at most `connectLimit`
     /// (default ``Configuration/connectionWait``) for a connection, `runLimit` (default
     /// ``Configuration/runLimit``) in all; on timeout throws `onTimeout(stage)` (default:
@@ -376,6 +401,7 @@ public final class PostgresStore: Service, Sendable {
         switch stage {
         case .connecting: RepositoryFailure.unavailable(reason: "no connection to PostgreSQL could be had in time")
         case .running: RepositoryFailure.unavailable(reason: "PostgreSQL stopped answering")
+        case .lost: RepositoryFailure.unavailable(reason: "the connection to PostgreSQL was lost")
         }
     }
 }
@@ -388,9 +414,9 @@ private struct Refusal<T: Sendable>: Error {
 
 /// Whether a write has reached the point where its outcome may be decided without the caller
 /// hearing of it: its `COMMIT` (or autocommit statement) is about to be sent. Decided once, by
-/// whichever comes first: the write entering its commit, or the operation timeout, which then
-/// tells the caller `unavailable` (and the write, finding itself abandoned, rolls back) or, once
-/// the commit was sent, that the outcome is unknown.
+/// whichever comes first: the write entering its commit, or the operation timeout or the loss of
+/// its connection, which then tells the caller `unavailable` (and the write, finding itself
+/// abandoned, rolls back) or, once the commit was sent, that the outcome is unknown.
 private final class CommitPhase: Sendable {
     private static let working: UInt8 = 0, committing: UInt8 = 1, abandoned: UInt8 = 2
     private let state = Atomic<UInt8>(CommitPhase.working)
@@ -408,6 +434,9 @@ private final class CommitPhase: Sendable {
         let (abandoned, _) = state.compareExchange(expected: Self.working, desired: Self.abandoned, ordering: .sequentiallyConsistent)
         if abandoned {
             return PostgresStore.unavailableAfterTimeout(stage)
+        }
+        if stage == .lost {
+            return RepositoryFailure.outcomeUnknown(reason: "the connection to PostgreSQL was lost before the commit was confirmed")
         }
         return RepositoryFailure.outcomeUnknown(reason: "PostgreSQL did not confirm the commit in time")
     }
