@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// Waits for a database operation in two stages: at most `connectLimit` until it has a
@@ -37,25 +36,24 @@ enum OperationDeadline {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let race = Race(continuation)
             let progress = Progress { race.markConnected() }
-            let now = ContinuousClock.now
-            // One watcher thread checks every operation's limits, instead of a timer task per
-            // operation (a task, a dispatch timer and a cancellation each time).
-            let ticket = DeadlineWatcher.shared.watch(
-                connectBy: now.advanced(by: connectLimit), finishBy: now.advanced(by: runLimit),
-                isConnected: { race.isConnected },
-                expire: { stage in
-                    if race.finish(.failure(onTimeout(stage))) { race.cancelWork() }
-                }
-            )
             let work = Task {
                 do {
                     race.finish(.success(try await operation(progress)))
                 } catch {
                     race.finish(.failure(error))
                 }
-                DeadlineWatcher.shared.unwatch(ticket)
             }
-            race.start(work: work)
+            race.start(work: work, timer: Task {
+                try? await Task.sleep(for: connectLimit)
+                guard !Task.isCancelled else { return }
+                if !race.isConnected {
+                    if race.finish(.failure(onTimeout(.connecting))) { work.cancel() }
+                    return
+                }
+                try? await Task.sleep(for: runLimit - connectLimit)
+                guard !Task.isCancelled, race.finish(.failure(onTimeout(.running))) else { return }
+                work.cancel()
+            })
         }
     }
 
@@ -64,7 +62,7 @@ enum OperationDeadline {
     private final class Race<T: Sendable>: Sendable {
         private struct State {
             var continuation: CheckedContinuation<T, any Error>?
-            var work: Task<Void, Never>?
+            var timer: Task<Void, Never>?
             var connected = false
         }
 
@@ -80,93 +78,28 @@ enum OperationDeadline {
             state.withLock { $0.connected = true }
         }
 
-        /// Remembers the work so that a deadline can cancel it.
-        func start(work: Task<Void, Never>) {
-            state.withLock { $0.work = work }
-        }
-
-        /// Cancels the work (its time ran out).
-        func cancelWork() {
-            state.withLock { $0.work }?.cancel()
+        /// Remembers the timer so that an operation finishing first can cancel it; if the
+        /// operation already finished, cancels it at once.
+        func start(work: Task<Void, Never>, timer: Task<Void, Never>) {
+            let finished = state.withLock { state in
+                state.timer = timer
+                return state.continuation == nil
+            }
+            if finished { timer.cancel() }
         }
 
         /// Resumes the caller unless the other side did; returns whether this call did.
         @discardableResult
         func finish(_ result: Result<T, any Error>) -> Bool {
-            let taken = state.withLock { state -> CheckedContinuation<T, any Error>? in
+            let taken = state.withLock { state -> (CheckedContinuation<T, any Error>, Task<Void, Never>?)? in
                 guard let continuation = state.continuation else { return nil }
                 state.continuation = nil
-                return continuation
+                return (continuation, state.timer)
             }
-            guard let continuation = taken else { return false }
+            guard let (continuation, timer) = taken else { return false }
+            timer?.cancel()
             continuation.resume(with: result)
             return true
-        }
-    }
-}
-
-/// Checks the limits of every running operation from one thread, every 25 ms.
-final class DeadlineWatcher: Sendable {
-    static let shared = DeadlineWatcher()
-
-    private struct Entry {
-        let connectBy: ContinuousClock.Instant
-        let finishBy: ContinuousClock.Instant
-        let isConnected: @Sendable () -> Bool
-        let expire: @Sendable (OperationDeadline.Stage) -> Void
-    }
-
-    private struct State {
-        var entries: [Int: Entry] = [:]
-        var next = 0
-        var started = false
-    }
-
-    private let state = Mutex(State())
-
-    /// Watches an operation; returns its ticket for ``unwatch(_:)``.
-    func watch(
-        connectBy: ContinuousClock.Instant, finishBy: ContinuousClock.Instant,
-        isConnected: @escaping @Sendable () -> Bool, expire: @escaping @Sendable (OperationDeadline.Stage) -> Void
-    ) -> Int {
-        let (ticket, start) = state.withLock { state in
-            state.next += 1
-            state.entries[state.next] = Entry(connectBy: connectBy, finishBy: finishBy, isConnected: isConnected, expire: expire)
-            defer { state.started = true }
-            return (state.next, !state.started)
-        }
-        if start {
-            let thread = Thread { [self] in loop() }
-            thread.name = "pg-deadlines"
-            thread.start()
-        }
-        return ticket
-    }
-
-    /// Stops watching (the operation ended).
-    func unwatch(_ ticket: Int) {
-        _ = state.withLock { $0.entries.removeValue(forKey: ticket) }
-    }
-
-    private func loop() {
-        while true {
-            usleep(25_000)
-            let now = ContinuousClock.now
-            let candidates = state.withLock { state in
-                state.entries.filter { $0.value.connectBy <= now || $0.value.finishBy <= now }
-            }
-            for (ticket, entry) in candidates {
-                let stage: OperationDeadline.Stage
-                if entry.finishBy <= now {
-                    stage = .running
-                } else if !entry.isConnected() {
-                    stage = .connecting
-                } else {
-                    continue
-                }
-                unwatch(ticket)
-                entry.expire(stage)
-            }
         }
     }
 }

@@ -19,13 +19,16 @@ public struct PostgresUserRepository: UserRepository {
     /// Stores a new user unless the e-mail key is taken; returns once committed.
     public func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome {
         try await store.writeOne(claim: claim) { connection, logger in
-            // A prepared statement (parsed and planned once per connection) instead of an
-            // unnamed one, which PostgreSQL parses and plans on every execution.
-            var inserted = false
-            for try await _ in try await connection.execute(InsertUser(user: user), logger: logger) {
-                inserted = true
-            }
-            return inserted ? (.stored(user), .user(user)) : (.emailTaken, nil)
+            let inserted = try await connection.rows(
+                """
+                INSERT INTO users (id, name, email, email_key, joined_at, is_active, subscription_active_until)
+                VALUES (\(user.id.rawValue), \(user.name), \(user.email.value), \(user.email.uniquenessKey),
+                        \(user.joinedAt.millisecondsSinceEpoch), \(user.isActive), \(user.subscriptionActiveUntil?.millisecondsSinceEpoch))
+                ON CONFLICT (email_key) DO NOTHING RETURNING id
+                """,
+                logger
+            )
+            return inserted.isEmpty ? (.emailTaken, nil) : (.stored(user), .user(user))
         }
     }
 
@@ -68,34 +71,5 @@ public struct PostgresUserRepository: UserRepository {
         try await store.read { connection, logger in
             try await connection.rows("SELECT \(unescaped: UserRecord.columns) FROM users ORDER BY id", logger, UserRecord.user)
         }
-    }
-}
-
-/// RegisterUser's insert as a prepared statement.
-private struct InsertUser: PostgresPreparedStatement {
-    // A literal: the default name is String(reflecting:) of the type, made on every execution.
-    static let name = "svc_insert_user"
-    static let sql = """
-        INSERT INTO users (id, name, email, email_key, joined_at, is_active, subscription_active_until)
-        VALUES ($1, $2, $3, $4, $5, $6, $7)
-        ON CONFLICT (email_key) DO NOTHING RETURNING id
-        """
-    typealias Row = String
-    let user: User
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 7)
-        bindings.append(user.id.rawValue)
-        bindings.append(user.name)
-        bindings.append(user.email.value)
-        bindings.append(user.email.uniquenessKey)
-        bindings.append(user.joinedAt.millisecondsSinceEpoch)
-        bindings.append(user.isActive)
-        bindings.append(user.subscriptionActiveUntil?.millisecondsSinceEpoch)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> String {
-        try row.decode(String.self)
     }
 }
