@@ -6,11 +6,13 @@ import ArgumentParser
 ///   SQLite, against the raw SQLite ceiling for the same rows, in alternating runs.
 /// - `startup`: builds a large store (100,000 restaurants, 1,000,000 reviews by default), then
 ///   measures svcd's time to ready, its memory and the latency of the listing queries.
+/// - `cluster`: RegisterUser, PlaceOrder and GetRestaurant through 1 and 3 svcd on one
+///   PostgreSQL server against pgbench's one-INSERT transactions on that server.
 @main
 struct Storebench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storebench",
-        abstract: "Benchmarks of svcd's durable SQLite store.",
-        subcommands: [WritesCommand.self, StartupCommand.self]
+        abstract: "Benchmarks of svcd's durable stores (SQLite, PostgreSQL).",
+        subcommands: [WritesCommand.self, StartupCommand.self, ClusterCommand.self]
     )
 }

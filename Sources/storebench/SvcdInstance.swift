@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+import WireJSON
+
+/// One svcd child process on PostgreSQL, with ephemeral ports and its own data directory
+/// (keys and endpoints.json; the data is in the database). Its stderr goes to `svcd.log` in
+/// that directory.
+final class SvcdInstance: Sendable {
+    // Foundation's Process is not Sendable; the lock makes every use of it exclusive.
+    private let process: Mutex<Process>
+    /// The child's process id.
+    let pid: Int32
+    /// svcd's data directory.
+    let dataDirectory: String
+    /// Use case name → its address, from endpoints.json once svcd is ready.
+    private let useCases = Mutex<[String: String]>([:])
+
+    private init(process: sending Process, pid: Int32, dataDirectory: String) {
+        self.process = Mutex(process)
+        self.pid = pid
+        self.dataDirectory = dataDirectory
+    }
+
+    private var isRunning: Bool { process.withLock { $0.isRunning } }
+
+    /// Starts `executable --store postgres --database-url URL --port-base 0 --data-dir DIR
+    /// --seed-sample --log-level warning` plus `arguments`, and waits until its endpoints.json
+    /// names it. `started` gets the process id as soon as it runs (for cleanup on Ctrl-C).
+    static func launch(
+        executable: String, databaseURL: String, dataDirectory: String, arguments: [String],
+        started: @Sendable (Int32) -> Void
+    ) async throws -> SvcdInstance {
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        let logPath = dataDirectory + "/svcd.log"
+        if !FileManager.default.fileExists(atPath: logPath) {
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        }
+        guard let log = FileHandle(forWritingAtPath: logPath) else { throw BenchFailure("cannot write \(logPath)") }
+        log.seekToEndOfFile()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = [
+            "--store", "postgres", "--database-url", databaseURL, "--port-base", "0", "--data-dir", dataDirectory,
+            "--seed-sample", "--log-level", "warning",
+        ] + arguments
+        process.environment = ChildTool.cleanEnvironment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = log
+        process.standardError = log
+        try runUnblocked(process)
+        try? log.close()
+        let pid = process.processIdentifier
+        started(pid)
+        let instance = SvcdInstance(process: process, pid: pid, dataDirectory: dataDirectory)
+        do {
+            let found = try await instance.waitForEndpoints()
+            instance.useCases.withLock { $0 = found }
+        } catch {
+            _ = kill(pid, SIGKILL)
+            let tail = ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").suffix(20).joined(separator: "\n")
+            throw BenchFailure("svcd (\(dataDirectory)) did not start: \(error)\n\(tail)")
+        }
+        return instance
+    }
+
+    /// The address of `useCase`.
+    func address(_ useCase: String) throws -> String {
+        guard let address = useCases.withLock({ $0[useCase] }) else { throw BenchFailure("svcd's endpoints.json lacks \(useCase)") }
+        return address
+    }
+
+    /// SIGTERM (svcd answers what is in flight, closes its pool and exits), then waits for the
+    /// exit; SIGKILL after `patience`.
+    func stop(patience: Duration = .seconds(20)) async {
+        _ = kill(pid, SIGTERM)
+        let deadline = ContinuousClock.now.advanced(by: patience)
+        while isRunning {
+            if ContinuousClock.now > deadline {
+                _ = kill(pid, SIGKILL)
+                FileHandle.standardError.write(Data("storebench: svcd \(pid) did not stop within \(patience); killed\n".utf8))
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    private func waitForEndpoints() async throws -> [String: String] {
+        let path = dataDirectory + "/endpoints.json"
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
+        while ContinuousClock.now < deadline {
+            if let data = FileManager.default.contents(atPath: path), let value = try? JSONParser.parse(Array(data)),
+               value["pid"]?.intValue == Int(pid), let useCases = value["useCases"]?.objectValue
+            {
+                var map: [String: String] = [:]
+                for member in useCases { map[member.key] = member.value.stringValue }
+                return map
+            }
+            guard isRunning else { throw BenchFailure("svcd exited") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw BenchFailure("no endpoints.json naming pid \(pid) within 120 s")
+    }
+}
