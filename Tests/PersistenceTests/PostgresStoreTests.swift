@@ -107,6 +107,9 @@ import Testing
                         Issue.record("a \(operation) while the database is away must fail")
                     } catch RepositoryFailure.unavailable {
                         // The contract's answer: nothing was written, send it again later.
+                    } catch RepositoryFailure.outcomeUnknown where operation == "write" {
+                        // Also allowed: a pooled connection learns of the shutdown only when it
+                        // reads the server's farewell, which may come after the write was sent.
                     }
                     let elapsed = clock.now - started
                     #expect(elapsed < .milliseconds(2500), "a \(operation) must be answered within the connection wait, took \(elapsed)")
@@ -166,7 +169,7 @@ import Testing
             _ = try await write.value
             Issue.record("a write whose COMMIT lost its connection must not be reported as done")
         } catch RepositoryFailure.outcomeUnknown(let reason) {
-            #expect(reason.contains("COMMIT"), "\(reason)")
+            #expect(reason.lowercased().contains("commit"), "\(reason)")
         }
         await store.close()
     }

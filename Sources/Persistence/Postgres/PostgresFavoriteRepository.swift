@@ -59,9 +59,16 @@ public struct PostgresFavoriteRepository: FavoriteRepository {
     /// Whether the user saved the restaurant.
     public func contains(userId: UserID, restaurantId: RestaurantID) async throws -> Bool {
         try await store.read { connection, logger in
-            try await !connection.rows(
-                "SELECT 1 FROM favorites WHERE user_id = \(userId.rawValue) AND restaurant_id = \(restaurantId.rawValue)", logger
-            ).isEmpty
+            try await !connection.rows(SelectFavorite.self, logger) { bindings in
+                bindings.append(userId.rawValue)
+                bindings.append(restaurantId.rawValue)
+            }.isEmpty
         }
     }
+}
+
+/// Whether a user saved a restaurant (GetRestaurant with a user).
+private enum SelectFavorite: PreparedSQL {
+    static let name = "svc_select_favorite"
+    static let sql = "SELECT 1 FROM favorites WHERE user_id = $1 AND restaurant_id = $2"
 }

@@ -42,9 +42,7 @@ public struct PostgresMenuRepository: MenuRepository, OrderRepository {
     public func items(ids: [MenuItemID]) async throws -> [MenuItem] {
         guard !ids.isEmpty else { return [] }
         let found = try await store.read { connection, logger in
-            try await connection.rows(
-                "SELECT \(unescaped: MenuItemRecord.columns) FROM menu_items WHERE id = ANY(\(ids.map(\.rawValue)))", logger, MenuItemRecord.item
-            )
+            try await connection.rows(SelectItems.self, logger, binding: { $0.append(ids.map(\.rawValue)) }, MenuItemRecord.item)
         }
         let byId = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return ids.compactMap { byId[$0] }
@@ -64,10 +62,10 @@ public struct PostgresMenuRepository: MenuRepository, OrderRepository {
     /// is no such item.
     public func restock(itemId: MenuItemID, quantity: Int, claim: IdempotencyClaim?) async throws -> MenuItem? {
         try await store.writeOne(claim: claim) { connection, logger in
-            let item = try await connection.row(
-                "UPDATE menu_items SET stock = stock + \(quantity) WHERE id = \(itemId.rawValue) RETURNING \(unescaped: MenuItemRecord.columns)",
-                logger, MenuItemRecord.item
-            )
+            let item = try await connection.rows(Restock.self, logger, binding: { bindings in
+                bindings.append(quantity)
+                bindings.append(itemId.rawValue)
+            }, MenuItemRecord.item).first
             return (item, item.map(WriteResult.menuItem))
         }
     }
@@ -77,9 +75,7 @@ public struct PostgresMenuRepository: MenuRepository, OrderRepository {
         try await store.write(claim: claim) { connection, logger in
             let ids = order.lines.map(\.itemId.rawValue)
             var stock: [String: Int] = [:]
-            for (id, available) in try await connection.rows(
-                "SELECT id, stock FROM menu_items WHERE id = ANY(\(ids)) ORDER BY id FOR UPDATE", logger, { try $0.decode((String, Int).self) }
-            ) {
+            for (id, available) in try await connection.rows(LockItems.self, logger, binding: { $0.append(ids) }, { try $0.decode((String, Int).self) }) {
                 stock[id] = available
             }
             for line in order.lines {
@@ -88,35 +84,21 @@ public struct PostgresMenuRepository: MenuRepository, OrderRepository {
                     return (.insufficientStock(itemId: line.itemId, requested: line.quantity, available: available), nil)
                 }
             }
-            // Conditional, so stock can never go below zero even if the check above were wrong.
-            let taken = try await connection.rows(
-                """
-                UPDATE menu_items AS m SET stock = m.stock - l.quantity
-                FROM unnest(\(ids)::text[], \(order.lines.map(\.quantity))::bigint[]) AS l(id, quantity)
-                WHERE m.id = l.id AND m.stock >= l.quantity RETURNING m.id
-                """,
-                logger
-            )
-            guard taken.count == order.lines.count else {
+            let taken = try await connection.rows(TakeStockAndStoreOrder.self, logger) { bindings in
+                bindings.append(ids)
+                bindings.append(order.lines.map(\.quantity))
+                bindings.append(order.lines.map(\.unitPriceCents))
+                bindings.append(order.id.rawValue)
+                bindings.append(order.userId.rawValue)
+                bindings.append(order.currency.code)
+                bindings.append(order.discountCents)
+                bindings.append(order.taxCents)
+                bindings.append(order.deliveryAddress)
+                bindings.append(order.createdAt.millisecondsSinceEpoch)
+            }
+            guard try taken.first?.decode(Int.self) == order.lines.count else {
                 throw StoreError.inconsistentWrite("stock of order \(order.id) changed under its own row locks")
             }
-            try await connection.run(
-                """
-                INSERT INTO orders (\(unescaped: OrderRecord.columns))
-                VALUES (\(order.id.rawValue), \(order.userId.rawValue), \(order.currency.code), \(order.discountCents),
-                        \(order.taxCents), \(order.deliveryAddress), \(order.createdAt.millisecondsSinceEpoch))
-                """,
-                logger
-            )
-            try await connection.run(
-                """
-                INSERT INTO order_lines (\(unescaped: OrderRecord.lineColumns))
-                SELECT \(order.id.rawValue), l.position, l.item_id, l.quantity, l.unit_price
-                FROM unnest(\(Array(order.lines.indices))::bigint[], \(ids)::text[], \(order.lines.map(\.quantity))::bigint[],
-                            \(order.lines.map(\.unitPriceCents))::bigint[]) AS l(position, item_id, quantity, unit_price)
-                """,
-                logger
-            )
             return (.placed(order), .order(order))
         }
     }
@@ -154,4 +136,45 @@ public struct PostgresMenuRepository: MenuRepository, OrderRepository {
         }
         return try zip(rows, orderIds).map { row, id in try OrderRecord.order(from: row, lines: linesByOrder[id] ?? []) }
     }
+}
+
+/// Items by id (PlaceOrder's prices and currencies).
+private enum SelectItems: PreparedSQL {
+    static let name = "svc_select_items"
+    static let sql = "SELECT \(MenuItemRecord.columns) FROM menu_items WHERE id = ANY($1::text[])"
+}
+
+/// RestockMenuItem: one atomic increment.
+private enum Restock: PreparedSQL {
+    static let name = "svc_restock"
+    static let sql = "UPDATE menu_items SET stock = stock + $1 WHERE id = $2 RETURNING \(MenuItemRecord.columns)"
+}
+
+/// PlaceOrder's first step: lock the order's items, in id order so concurrent orders cannot
+/// deadlock, and read their stock.
+private enum LockItems: PreparedSQL {
+    static let name = "svc_lock_items"
+    static let sql = "SELECT id, stock FROM menu_items WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE"
+}
+
+/// PlaceOrder's second step, one statement: take every line's stock, conditionally (so stock can
+/// never go below zero even if the check before were wrong), and store the order and its lines;
+/// returns how many lines' stock was taken. $1 item ids, $2 quantities, $3 unit prices (line
+/// order), $4… the order's columns.
+private enum TakeStockAndStoreOrder: PreparedSQL {
+    static let name = "svc_place_order"
+    static let sql = """
+        WITH taken AS (
+            UPDATE menu_items AS m SET stock = m.stock - l.quantity
+            FROM unnest($1::text[], $2::bigint[]) AS l(id, quantity)
+            WHERE m.id = l.id AND m.stock >= l.quantity RETURNING m.id
+        ), placed AS (
+            INSERT INTO orders (\(OrderRecord.columns)) VALUES ($4, $5, $6, $7, $8, $9, $10)
+        ), lines AS (
+            INSERT INTO order_lines (\(OrderRecord.lineColumns))
+            SELECT $4, l.position - 1, l.item_id, l.quantity, l.unit_price
+            FROM unnest($1::text[], $2::bigint[], $3::bigint[]) WITH ORDINALITY AS l(item_id, quantity, unit_price, position)
+        )
+        SELECT count(*)::bigint FROM taken
+        """
 }

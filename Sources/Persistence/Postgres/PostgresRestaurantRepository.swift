@@ -37,9 +37,7 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
     /// The restaurant with this id.
     public func restaurant(id: RestaurantID) async throws -> Restaurant? {
         try await store.read { connection, logger in
-            try await connection.row(
-                "SELECT \(unescaped: RestaurantRecord.columns) FROM restaurants WHERE id = \(id.rawValue)", logger, RestaurantRecord.restaurant
-            )
+            try await connection.rows(SelectRestaurant.self, logger, binding: { $0.append(id.rawValue) }, RestaurantRecord.restaurant).first
         }
     }
 
@@ -140,4 +138,10 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
             ) { try $0.decode(Int.self) } ?? 0
         }
     }
+}
+
+/// A restaurant by id (GetRestaurant, and every use case that checks a restaurant exists).
+private enum SelectRestaurant: PreparedSQL {
+    static let name = "svc_select_restaurant"
+    static let sql = "SELECT \(RestaurantRecord.columns) FROM restaurants WHERE id = $1"
 }

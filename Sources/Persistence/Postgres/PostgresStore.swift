@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Logging
+import NIOPosix
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
@@ -73,7 +74,9 @@ public final class PostgresStore: Service, Sendable {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        client = PostgresClient(configuration: Self.clientConfiguration(configuration), backgroundLogger: backgroundLogger ?? logger)
+        client = PostgresClient(
+            configuration: Self.clientConfiguration(configuration), eventLoopGroup: Self.eventLoops, backgroundLogger: backgroundLogger ?? logger
+        )
     }
 
     deinit {
@@ -104,6 +107,11 @@ public final class PostgresStore: Service, Sendable {
             }
         }
     }
+
+    /// The event loop every store's connections run on: one thread. Each request already crosses
+    /// from its task to the loop and back; with one loop every connection's replies are read in
+    /// the same wake-ups, where a loop per core added cross-thread wake-ups and no throughput.
+    private static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     static func clientConfiguration(_ configuration: Configuration) -> PostgresClient.Configuration {
         let url = configuration.url
@@ -329,17 +337,14 @@ public final class PostgresStore: Service, Sendable {
         do {
             return try await connection.withTransaction(logger: logger) { connection in
                 if let claim {
-                    let claimed = try await connection.rows(
-                        """
-                        INSERT INTO idempotency_keys (key, request, result, made_at)
-                        VALUES (\(claim.key), \(claim.request), ''::bytea, \(madeAt.millisecondsSinceEpoch))
-                        ON CONFLICT (key) DO NOTHING RETURNING key
-                        """,
-                        logger
-                    )
+                    let claimed = try await connection.rows(ClaimKey.self, logger) { bindings in
+                        bindings.append(claim.key)
+                        bindings.append(claim.request)
+                        bindings.append(madeAt.millisecondsSinceEpoch)
+                    }
                     if claimed.isEmpty {
                         // Bound by a transaction that committed (the insert waited for it).
-                        let rows = try await connection.rows("SELECT request, result FROM idempotency_keys WHERE key = \(claim.key)", logger)
+                        let rows = try await connection.rows(SelectBinding.self, logger) { $0.append(claim.key) }
                         guard let row = rows.first else { throw StoreError.inconsistentWrite("idempotency key \(claim.key) vanished") }
                         throw claim.answer(toBound: try IdempotencyRecord.binding(from: row))
                     }
@@ -348,7 +353,10 @@ public final class PostgresStore: Service, Sendable {
                 if let claim {
                     guard let result else { throw Refusal(value: value) }
                     let recorded = Data(claim.binding(for: result).recordedResult)
-                    try await connection.run("UPDATE idempotency_keys SET result = \(recorded) WHERE key = \(claim.key)", logger)
+                    _ = try await connection.rows(RecordResult.self, logger) { bindings in
+                        try bindings.append(recorded)
+                        bindings.append(claim.key)
+                    }
                 }
                 // The caller may have been told `unavailable` already: then this must not commit.
                 guard committing.enter() else { throw CancellationError() }
@@ -454,4 +462,26 @@ extension PostgresStore {
         }
         return try await write(claim: claim, body)
     }
+}
+
+/// A write's first statement with an idempotency key: claim the key (a concurrent claimant of the
+/// same key waits here until this transaction ends); no row back means it is bound already.
+private enum ClaimKey: PreparedSQL {
+    static let name = "svc_claim_key"
+    static let sql = """
+        INSERT INTO idempotency_keys (key, request, result, made_at) VALUES ($1, $2, ''::bytea, $3)
+        ON CONFLICT (key) DO NOTHING RETURNING key
+        """
+}
+
+/// A key's binding.
+enum SelectBinding: PreparedSQL {
+    static let name = "svc_select_binding"
+    static let sql = "SELECT request, result FROM idempotency_keys WHERE key = $1"
+}
+
+/// A claimed key's recorded result, written in the write's own transaction.
+private enum RecordResult: PreparedSQL {
+    static let name = "svc_record_result"
+    static let sql = "UPDATE idempotency_keys SET result = $1 WHERE key = $2"
 }

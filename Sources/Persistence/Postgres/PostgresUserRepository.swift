@@ -19,15 +19,15 @@ public struct PostgresUserRepository: UserRepository {
     /// Stores a new user unless the e-mail key is taken; returns once committed.
     public func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome {
         try await store.writeOne(claim: claim) { connection, logger in
-            let inserted = try await connection.rows(
-                """
-                INSERT INTO users (id, name, email, email_key, joined_at, is_active, subscription_active_until)
-                VALUES (\(user.id.rawValue), \(user.name), \(user.email.value), \(user.email.uniquenessKey),
-                        \(user.joinedAt.millisecondsSinceEpoch), \(user.isActive), \(user.subscriptionActiveUntil?.millisecondsSinceEpoch))
-                ON CONFLICT (email_key) DO NOTHING RETURNING id
-                """,
-                logger
-            )
+            let inserted = try await connection.rows(InsertUser.self, logger) { bindings in
+                bindings.append(user.id.rawValue)
+                bindings.append(user.name)
+                bindings.append(user.email.value)
+                bindings.append(user.email.uniquenessKey)
+                bindings.append(user.joinedAt.millisecondsSinceEpoch)
+                bindings.append(user.isActive)
+                bindings.append(user.subscriptionActiveUntil?.millisecondsSinceEpoch)
+            }
             return inserted.isEmpty ? (.emailTaken, nil) : (.stored(user), .user(user))
         }
     }
@@ -35,7 +35,7 @@ public struct PostgresUserRepository: UserRepository {
     /// The user with this id.
     public func user(id: UserID) async throws -> User? {
         try await store.read { connection, logger in
-            try await connection.row("SELECT \(unescaped: UserRecord.columns) FROM users WHERE id = \(id.rawValue)", logger, UserRecord.user)
+            try await connection.rows(SelectUser.self, logger, binding: { $0.append(id.rawValue) }, UserRecord.user).first
         }
     }
 
@@ -72,4 +72,20 @@ public struct PostgresUserRepository: UserRepository {
             try await connection.rows("SELECT \(unescaped: UserRecord.columns) FROM users ORDER BY id", logger, UserRecord.user)
         }
     }
+}
+
+/// RegisterUser's insert: a taken e-mail key inserts nothing and returns no row.
+private enum InsertUser: PreparedSQL {
+    static let name = "svc_insert_user"
+    static let sql = """
+        INSERT INTO users (id, name, email, email_key, joined_at, is_active, subscription_active_until)
+        VALUES ($1, $2, $3, $4, $5, $6, $7)
+        ON CONFLICT (email_key) DO NOTHING RETURNING id
+        """
+}
+
+/// A user by id: the first read of nearly every use case.
+private enum SelectUser: PreparedSQL {
+    static let name = "svc_select_user"
+    static let sql = "SELECT \(UserRecord.columns) FROM users WHERE id = $1"
 }
