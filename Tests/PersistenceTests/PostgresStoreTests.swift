@@ -87,7 +87,7 @@ import Testing
         try await withPostgres(fsync: false) { server in
             let store = try await PostgresSuite.openStore(url: server.url, connections: 4)
             var configuration = PostgresStore.Configuration(url: try PostgresURL(parsing: server.url))
-            configuration.connectionWait = .milliseconds(1800)
+            configuration.connectionWait = .milliseconds(1500)
             let patient = store
             let impatient = PostgresStore(configuration: configuration, logger: .init(label: "tests.postgres"))
             impatient.start()

@@ -168,7 +168,7 @@ extension StressSuite {
                 #expect((instances[2]["clientsMovedAway"]?.intValue ?? 0) >= clients / 3, "\(instances[2])")
                 #expect(instances.compactMap { $0["clientsMovedAway"]?.intValue }.reduce(0, +) == load["failovers"]?.intValue)
                 // The survivors answered every request within the timeout. (On a starved machine
-                // one may answer `unavailable` after waiting 1.8 s for a database connection, and
+                // one may answer `unavailable` after waiting 1.5 s for a database connection, and
                 // svcctl then moves its clients too: that is load shedding, not a stall.)
                 for survivor in [0, 1] {
                     #expect(instances[survivor]["timeouts"]?.intValue == 0, "\(instances[survivor])")

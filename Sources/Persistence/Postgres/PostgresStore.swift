@@ -33,7 +33,9 @@ public final class PostgresStore: Service, Sendable {
         /// The longest a request waits for a connection before it is answered `unavailable`: while
         /// the database cannot be reached, requests wait for a connection, so this is how soon they
         /// are answered then.
-        public var connectionWait: Duration = .milliseconds(1800)
+        // 1.5 s, not 2: the contract promises an answer within 2 s of the request, and on a loaded
+        // machine receiving, queueing and replying take a few hundred milliseconds of their own.
+        public var connectionWait: Duration = .milliseconds(1500)
         /// The server cancels a statement running longer (`statement_timeout`): nothing of it is
         /// written and the request is answered `unavailable`.
         public var statementTimeout: Duration = .seconds(10)

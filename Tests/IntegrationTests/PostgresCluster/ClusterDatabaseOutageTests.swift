@@ -68,7 +68,7 @@ extension PostgresClusterSuite {
                 try await server.pause()
                 down = clock.now
                 // Down for as long as it takes every client to be answered twice for requests it
-                // sent while the server was certainly away (about two 1.8 s waits each).
+                // sent while the server was certainly away (about two 1.5 s waits each).
                 try await load.waitUntil(timeout: 60, "every client answered twice while the database was down") { records in
                     clients.indices.allSatisfy { client in
                         records.filter { $0.client == client && $0.sentAt >= down && $0.answeredAt != nil }.count >= 2
