@@ -206,45 +206,25 @@ public final class PostgresServer: Sendable {
         defer { try? files.removeItem(at: scratch) }
         let outPath = scratch.appendingPathComponent("out").path
         let errPath = scratch.appendingPathComponent("err").path
-        guard files.createFile(atPath: outPath, contents: nil), files.createFile(atPath: errPath, contents: nil),
-            let out = FileHandle(forWritingAtPath: outPath), let err = FileHandle(forWritingAtPath: errPath)
-        else { throw CocoaError(.fileWriteUnknown) }
+        guard files.createFile(atPath: outPath, contents: nil), files.createFile(atPath: errPath, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
 
         var inherited = ProcessInfo.processInfo.environment.filter { key, _ in
             !key.hasPrefix("PG") || key.hasPrefix("PGDEV_")
         }
         inherited.merge(environment) { _, new in new }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = inherited
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-
-        var timer: Task<Void, Never>?
-        let (reason, status) = try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<(Process.TerminationReason, Int32), any Error>) in
-            process.terminationHandler = { ended in
-                continuation.resume(returning: (ended.terminationReason, ended.terminationStatus))
-            }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-                return
-            }
-            let pid = process.processIdentifier
-            timer = Task {
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                _ = kill(pid, SIGKILL)
-            }
+        let process = try SpawnedProcess.spawn(executable, arguments, environment: inherited, stdout: outPath, stderr: errPath)
+        let (seconds, attoseconds) = timeout.components
+        var ending = await process.waitForEnd(timeout: Double(seconds) + Double(attoseconds) / 1e18)
+        if ending == nil {
+            process.send(signal: SIGKILL)
+            ending = await process.waitForEnd(timeout: 30)
         }
-        timer?.cancel()
-        try? out.close()
-        try? err.close()
+        var status: Int32?
+        if case .exited(let code)? = ending { status = code }
         return ToolOutcome(
-            status: reason == .exit ? status : nil,
+            status: status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
     }

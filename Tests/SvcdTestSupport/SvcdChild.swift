@@ -83,8 +83,7 @@ public struct EndpointsFile: Sendable {
 
 /// One svcd child process with its own temporary data directory, stderr captured to a file.
 public final class SvcdChild: Sendable {
-    // Foundation's Process is not Sendable; the lock makes every use of it exclusive.
-    private let process: Mutex<Process>
+    private let process: SpawnedProcess
     /// svcd's data directory.
     public let dataDirectory: String
     /// Where svcd's stderr goes.
@@ -92,29 +91,28 @@ public final class SvcdChild: Sendable {
     /// The temporary directory this child created (removed by `stop()`), if any.
     public let ownedDirectory: String?
 
-    private init(process: sending Process, dataDirectory: String, stderrPath: String, ownedDirectory: String?) {
-        self.process = Mutex(process)
+    private init(process: SpawnedProcess, dataDirectory: String, stderrPath: String, ownedDirectory: String?) {
+        self.process = process
         self.dataDirectory = dataDirectory
         self.stderrPath = stderrPath
         self.ownedDirectory = ownedDirectory
     }
 
     /// The child's process id.
-    public var pid: Int32 { process.withLock { $0.processIdentifier } }
+    public var pid: Int32 { process.pid }
     /// Whether the child still runs.
-    public var isRunning: Bool { process.withLock { $0.isRunning } }
+    public var isRunning: Bool { process.isRunning }
 
     /// Whether the child has ended by exiting (not by a signal).
     public var exitedNormally: Bool {
-        process.withLock { !$0.isRunning && $0.terminationReason == .exit }
+        if case .exited? = process.ended { return true }
+        return false
     }
 
     /// Exit status when the child exited normally, `nil` while running or when a signal killed it.
     public var exitStatus: Int32? {
-        process.withLock { process in
-            guard !process.isRunning, process.terminationReason == .exit else { return nil }
-            return process.terminationStatus
-        }
+        if case .exited(let status)? = process.ended { return status }
+        return nil
     }
 
     /// What svcd wrote to stderr so far.
@@ -136,17 +134,14 @@ public final class SvcdChild: Sendable {
         try files.createDirectory(at: directory, withIntermediateDirectories: true)
         let dataDirectory = existing ?? directory.appendingPathComponent("data").path
         let stderrPath = directory.appendingPathComponent("svcd-\(UUID().uuidString.prefix(8)).stderr").path
-        guard files.createFile(atPath: stderrPath, contents: nil), let stderr = FileHandle(forWritingAtPath: stderrPath) else {
+        guard files.createFile(atPath: stderrPath, contents: nil) else {
             throw CocoaError(.fileWriteUnknown)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try ExecutableLocator.svcd())
-        process.arguments = ["--port-base", String(portBase), "--data-dir", dataDirectory] + (seed ? ["--seed-sample"] : []) + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = stderr
-        try process.run()
-        try? stderr.close()
+        let process = try SpawnedProcess.spawn(
+            try ExecutableLocator.svcd(),
+            ["--port-base", String(portBase), "--data-dir", dataDirectory] + (seed ? ["--seed-sample"] : []) + arguments,
+            stderr: stderrPath
+        )
         return SvcdChild(process: process, dataDirectory: dataDirectory, stderrPath: stderrPath, ownedDirectory: existing == nil ? directory.path : nil)
     }
 
@@ -162,7 +157,7 @@ public final class SvcdChild: Sendable {
         }
         while !writtenByThisChild() {
             if !isRunning {
-                throw ChildFailure("svcd exited (status \(process.withLock { $0.terminationStatus })) before writing endpoints.json; stderr:\n\(stderrText)")
+                throw ChildFailure("svcd ended (\(process.ended.map { "\($0)" } ?? "?")) before writing endpoints.json; stderr:\n\(stderrText)")
             }
             if clock.now >= deadline {
                 throw ChildFailure("svcd wrote no endpoints.json within \(seconds) s; stderr:\n\(stderrText)")

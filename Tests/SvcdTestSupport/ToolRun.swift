@@ -22,28 +22,21 @@ public func runTool(_ executable: String, _ arguments: [String], timeout seconds
     let errPath = directory.appendingPathComponent("err").path
     _ = files.createFile(atPath: outPath, contents: nil)
     _ = files.createFile(atPath: errPath, contents: nil)
-    let out = try #require(FileHandle(forWritingAtPath: outPath))
-    let err = try #require(FileHandle(forWritingAtPath: errPath))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    try? out.close()
-    try? err.close()
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
-    while process.isRunning && clock.now < deadline {
-        try await Task.sleep(for: .milliseconds(10))
+    let process = try SpawnedProcess.spawn(executable, arguments, stdout: outPath, stderr: errPath)
+    let ending = await process.waitForEnd(timeout: seconds)
+    if ending == nil {
+        process.send(signal: SIGTERM)
+        if await process.waitForEnd(timeout: 10) == nil {
+            process.send(signal: SIGKILL)
+            await process.waitForEnd(timeout: 10)
+        }
     }
+    // nil when it had to be stopped; a signal that ended it by itself counts as its status.
     var status: Int32?
-    if process.isRunning {
-        process.terminate()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-    } else {
-        status = process.terminationStatus
+    switch ending {
+    case .exited(let code)?: status = code
+    case .signalled(let signal)?: status = signal
+    case nil: status = nil
     }
     return ToolOutcome(
         status: status,

@@ -21,20 +21,19 @@ import Glibc
 /// - SIGUSR2, *drain*: every request is answered `unavailable` without being passed on, as a
 ///   draining svcd answers.
 final class RelayInstance: Sendable {
-    // Foundation's Process is not Sendable; the lock makes every use of it exclusive.
-    private let process: Mutex<Process>
+    private let process: SpawnedProcess
     /// Its data directory: endpoints.json, relay-status.json and its stderr.
     let dataDirectory: String
 
-    private init(process: sending Process, dataDirectory: String) {
-        self.process = Mutex(process)
+    private init(process: SpawnedProcess, dataDirectory: String) {
+        self.process = process
         self.dataDirectory = dataDirectory
     }
 
     /// The relay's process id.
-    var pid: Int32 { process.withLock { $0.processIdentifier } }
+    var pid: Int32 { process.pid }
     /// Whether it still runs.
-    var isRunning: Bool { process.withLock { $0.isRunning } }
+    var isRunning: Bool { process.isRunning }
 
     /// Whether `python3` with pyzmq is there to run it.
     static func isAvailable() async throws -> Bool {
@@ -46,18 +45,11 @@ final class RelayInstance: Sendable {
     static func launch(fronting upstream: SvcdChild, dataDirectory: String) async throws -> RelayInstance {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let stderrPath = URL(fileURLWithPath: dataDirectory).appendingPathComponent("relay.stderr").path
-        guard FileManager.default.createFile(atPath: stderrPath, contents: nil), let stderr = FileHandle(forWritingAtPath: stderrPath) else {
+        guard FileManager.default.createFile(atPath: stderrPath, contents: nil) else {
             throw CocoaError(.fileWriteUnknown)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let upstreamFile = URL(fileURLWithPath: upstream.dataDirectory).appendingPathComponent("endpoints.json").path
-        process.arguments = ["python3", "-c", script, upstreamFile, dataDirectory]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = stderr
-        try process.run()
-        try? stderr.close()
+        let process = try SpawnedProcess.spawn("/usr/bin/env", ["python3", "-c", script, upstreamFile, dataDirectory], stderr: stderrPath)
         let relay = RelayInstance(process: process, dataDirectory: dataDirectory)
         do {
             try await relay.waitUntilReady(stderrPath: stderrPath)
