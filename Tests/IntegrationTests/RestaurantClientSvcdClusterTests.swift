@@ -78,6 +78,17 @@ private func exerciseCluster(_ client: RestaurantClient, calls: Int, sourceLocat
     }
 }
 
+/// Waits (with a deadline) until `child` answers a GetRestaurant on its own.
+private func waitUntilAnswering(_ child: SvcdChild, timeout seconds: Double = 30) async throws {
+    let direct = try RestaurantClient(
+        endpointsFile: child.dataDirectory + "/endpoints.json", options: RestaurantClientOptions(timeout: .seconds(2), retries: 0))
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+    while (try? await direct.getRestaurant(id: "r-000001")) == nil {
+        guard clock.now < deadline else { throw ChildFailure("svcd \(child.pid) did not answer within \(seconds) s of SIGCONT") }
+    }
+}
+
 /// Waits until the kernel reports `pid` stopped (state `T` in `/proc/PID/stat`): SIGSTOP is
 /// delivered asynchronously, and a busy process can still answer requests meanwhile.
 private func waitUntilStopped(_ pid: Int32, timeout seconds: Double = 10) async throws {
@@ -150,6 +161,10 @@ private func svcctl(_ arguments: [String]) async throws -> ToolOutcome {
             // Instance 0 resumes (still cooling down); instance 1 is killed. Once both count as
             // down, calls try the longest-failed first (instance 0), which answers again.
             children[0].send(signal: SIGCONT)
+            // Resumed, it first works off what queued up while it was stopped: wait until it
+            // answers again (what is tested next is the order of failover, not how fast a
+            // resumed process catches up on a loaded machine).
+            try await waitUntilAnswering(children[0])
             children[1].send(signal: SIGKILL)
             #expect(await children[1].waitForExit(timeout: 20))
             log.clear()
