@@ -134,6 +134,53 @@ import Testing
         }
     }
 
+    @Test func registrationsWrittenTogetherAreEachAnsweredOnTheirOwnAlsoWhenTheServerRefusesTheirStatement() async throws {
+        let server = try #require(PostgresSuite.current)
+        let url = try await server.createDatabase()
+        var configuration = PostgresStore.Configuration(url: try PostgresURL(parsing: url))
+        // One statement at a time, so that the registrations below queue and go together.
+        configuration.writeBatches = 1
+        configuration.maximumConnections = 2
+        let store = PostgresStore(configuration: configuration, logger: .init(label: "tests.postgres"))
+        store.start()
+        try await store.migrate()
+        let users = PostgresUserRepository(store: store)
+        #expect(try await users.insert(user("held")) == .stored(user("held")))
+        // 120 new users, 40 registrations of addresses taken within the same wave, and one
+        // whose id is taken (a primary-key violation refuses its whole statement).
+        let wave: [User] = (0..<120).map { user("new-\($0)") }
+            + (0..<40).map { User(id: UserID("twin-\($0)"), name: "Twin", email: EmailAddress("NEW-\($0)@example.com")!, joinedAt: Timestamp(millisecondsSinceEpoch: 0)) }
+            + [User(id: UserID("held"), name: "Clash", email: EmailAddress("clash@example.com")!, joinedAt: Timestamp(millisecondsSinceEpoch: 0))]
+        let outcomes = await withTaskGroup(of: (String, String).self) { group in
+            for member in wave {
+                group.addTask {
+                    do {
+                        switch try await users.insert(member) {
+                        case .stored: return (member.id.rawValue, "stored")
+                        case .emailTaken: return (member.id.rawValue, "taken")
+                        case .notFound: return (member.id.rawValue, "not found")
+                        }
+                    } catch {
+                        return (member.id.rawValue, "error")
+                    }
+                }
+            }
+            return await group.reduce(into: [String: String]()) { $0[$1.0] = $1.1 }
+        }
+        let stored = try await users.allUsers()
+        #expect(stored.count == 1 + 120, "the held user and one of each pair of twins")
+        #expect(outcomes.values.filter { $0 == "stored" }.count == 120)
+        #expect(outcomes.values.filter { $0 == "taken" }.count == 40)
+        #expect(outcomes["held"] == "error", "the clashing id is refused, and only it")
+        for index in 0..<40 {
+            let winner = stored.first { $0.email.uniquenessKey == "new-\(index)@example.com" }
+            let answered = outcomes["new-\(index)"] == "stored" ? "new-\(index)" : "twin-\(index)"
+            #expect(winner?.id.rawValue == answered, "the registration answered stored is the one stored")
+        }
+        #expect(!stored.contains { $0.name == "Clash" })
+        await store.close()
+    }
+
     @Test func aWriteWhoseCommitAnswerIsLostIsReportedAsOfUnknownOutcome() async throws {
         let server = try #require(PostgresSuite.current)
         let url = try await server.createDatabase()

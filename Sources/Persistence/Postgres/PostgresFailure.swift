@@ -46,6 +46,12 @@ enum PostgresFailure {
         sqlState(error) == "23505" && constraint(error) == name
     }
 
+    /// The server refused a statement as a whole for what it contains (a constraint, a value out
+    /// of range): it wrote nothing, and the connection and database are fine.
+    static func isStatementRefusal(_ error: any Error) -> Bool {
+        sqlState(error) != nil && !isConnectionLoss(error) && !isServerTimeout(error) && !isRetryable(error)
+    }
+
     /// What a caller is told about `error`, raised by work that did not commit anything: an
     /// unreachable or timed-out database is ``RepositoryFailure/unavailable(reason:)``; every
     /// other error stays as it is.

@@ -45,6 +45,12 @@ public final class PostgresStore: Service, Sendable {
         /// The server gives up waiting for a row lock after this (`lock_timeout`): the same.
         public var lockTimeout: Duration = .seconds(5)
 
+        /// Statements of one kind of batched write (see ``StatementBatcher``) running at once; a
+        /// write arriving while this many run waits for one of them and goes in the next.
+        public var writeBatches = 2
+        /// Rows in one batched statement, at most.
+        public var writeBatchRows = 64
+
         /// How long an operation may run in all once connected, before this process stops
         /// waiting for a connection that went silent: a little more than the server allows.
         var runLimit: Duration { statementTimeout + .seconds(2) }

@@ -8,17 +8,42 @@ import PostgresNIO
 ///
 /// A struct, not an actor: it holds no state of its own (the database does), so there is
 /// nothing to isolate and every call goes straight to the connection pool.
+///
+/// Registrations without an idempotency key that arrive while others are being written go
+/// together in one `INSERT` (``StatementBatcher``): the unique index still decides each row.
 public struct PostgresUserRepository: UserRepository {
     private let store: PostgresStore
+    private let registrations: StatementBatcher<User, Bool>
 
     /// Users of `store`.
     public init(store: PostgresStore) {
         self.store = store
+        registrations = StatementBatcher(
+            maximumBatches: store.configuration.writeBatches, maximumItems: store.configuration.writeBatchRows
+        ) { [store] users in
+            let inserted = try await store.writeStatement { connection, logger in
+                try await connection.rows(InsertUsers.self, logger, binding: { bindings in
+                    bindings.append(users.map(\.id.rawValue))
+                    bindings.append(users.map(\.name))
+                    bindings.append(users.map(\.email.value))
+                    bindings.append(users.map(\.email.uniquenessKey))
+                    bindings.append(users.map(\.joinedAt.millisecondsSinceEpoch))
+                    bindings.append(users.map(\.isActive))
+                    bindings.append(users.map { $0.subscriptionActiveUntil != nil })
+                    bindings.append(users.map { $0.subscriptionActiveUntil?.millisecondsSinceEpoch ?? 0 })
+                }) { try $0.decode(String.self) }
+            }
+            let stored = Set(inserted)
+            return users.map { stored.contains($0.id.rawValue) }
+        }
     }
 
     /// Stores a new user unless the e-mail key is taken; returns once committed.
     public func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome {
-        try await store.writeOne(claim: claim) { connection, logger in
+        guard claim != nil else {
+            return try await registrations.submit(user) ? .stored(user) : .emailTaken
+        }
+        return try await store.writeOne(claim: claim) { connection, logger in
             let inserted = try await connection.rows(InsertUser.self, logger) { bindings in
                 bindings.append(user.id.rawValue)
                 bindings.append(user.name)
@@ -80,6 +105,20 @@ private enum InsertUser: PreparedSQL {
     static let sql = """
         INSERT INTO users (id, name, email, email_key, joined_at, is_active, subscription_active_until)
         VALUES ($1, $2, $3, $4, $5, $6, $7)
+        ON CONFLICT (email_key) DO NOTHING RETURNING id
+        """
+}
+
+/// RegisterUser's insert for several users at once, one array per column (one prepared
+/// statement for any count): each row whose e-mail key is taken, by a stored user or an earlier
+/// row of the same statement, inserts nothing and returns no id.
+private enum InsertUsers: PreparedSQL {
+    static let name = "svc_insert_users"
+    static let sql = """
+        INSERT INTO users (id, name, email, email_key, joined_at, is_active, subscription_active_until)
+        SELECT id, name, email, email_key, joined_at, is_active, CASE WHEN subscribed THEN subscribed_until END
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::boolean[], $7::boolean[], $8::bigint[])
+            AS batch (id, name, email, email_key, joined_at, is_active, subscribed, subscribed_until)
         ON CONFLICT (email_key) DO NOTHING RETURNING id
         """
 }
