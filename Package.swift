@@ -36,12 +36,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        // libzmq from Debian's libzmq3-dev; stays internal to the ZeroMQ module.
-        .systemLibrary(
-            name: "CZeroMQ",
-            pkgConfig: "libzmq",
-            providers: [.apt(["libzmq3-dev"])]
-        ),
+        // libzmq from Debian's libzmq3-dev (zmq.h in /usr/include, the module map links zmq);
+        // stays internal to the ZeroMQ module. No pkgConfig: Debian's libzmq.pc adds
+        // `-isystem /usr/include/mit-krb5`, which SwiftPM refuses with a warning on every build.
+        .systemLibrary(name: "CZeroMQ"),
         // Thin Swift binding over libzmq: context, sockets, messages, poll, CURVE, typed errors.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         // Allocation-light JSON parser and writer for the wire protocol.
