@@ -2,7 +2,9 @@ import ArgumentParser
 import WireJSON
 
 /// `svcctl call USECASE [JSON]`: sends one request to a use-case endpoint (plain DEALER, no
-/// CURVE) and prints the reply. Exit 0 if it succeeded, 1 if the service answered an error.
+/// CURVE) and prints the reply. Exit 0 if it succeeded; 69 if the service could not take the
+/// request now, with no effect, so it may be sent again (`unavailable`: draining or its store
+/// away; `overloaded`; `deadline_exceeded`); 1 for any other error it answered.
 struct CallCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
@@ -42,7 +44,9 @@ struct CallCommand: ParsableCommand {
                 printOut(prettyJSON(envelope["result"] ?? .object(JSONObject())))
             }
             if !ok {
-                throw CtlFailure(ExitStatus.serviceError, "\(useCase) failed: \(AdminClient.describeError(envelope))")
+                let code = envelope["error"]?["code"]?.stringValue ?? ""
+                let status = BatchCaller.transientCodes.contains(code) ? ExitStatus.unavailable : ExitStatus.serviceError
+                throw CtlFailure(status, "\(useCase) failed: \(AdminClient.describeError(envelope))")
             }
         }
     }

@@ -2,11 +2,13 @@ import ArgumentParser
 import WireJSON
 
 /// `svcctl status`: whether svcd runs, its state, version, pid and uptime. Exit 3 when no
-/// svcd process is running or it does not answer.
+/// svcd process is running (or its admin endpoint refuses connections: the pid was reused), 75
+/// when the process exists but does not answer in time (hung or overloaded: not a reason to
+/// start a second one).
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show whether svcd is running, its state, version, pid and uptime (exit 3 if not running)."
+        abstract: "Show whether svcd is running, its state, version, pid and uptime (exit 3 if not running, 75 if it does not answer)."
     )
 
     @OptionGroup var options: GlobalOptions
@@ -23,7 +25,13 @@ struct StatusCommand: ParsableCommand {
                 result = try AdminClient(options: options, endpoints: endpoints).call(op: "status")
             } catch {
                 guard error.noAnswer else { throw error }
-                throw CtlFailure(ExitStatus.notRunning, "svcd (pid \(endpoints.pid)) is not answering: \(error.message)")
+                if error.exitCode == ExitStatus.timedOut {
+                    throw CtlFailure(
+                        ExitStatus.timedOut,
+                        "svcd (pid \(endpoints.pid)) is running but does not answer (hung or overloaded; do not start another on this data directory): \(error.message)"
+                    )
+                }
+                throw CtlFailure(ExitStatus.notRunning, "svcd is not running: process \(endpoints.pid) refuses admin connections: \(error.message)")
             }
             emit(result, options: options, human: Self.render)
         }

@@ -144,15 +144,6 @@ private func writeEndpointsFile(
 }
 
 /// A TCP port on 127.0.0.1 with nothing listening (bound once, then released).
-private func closedLoopbackAddress() throws -> String {
-    let context = try ZMQContext()
-    defer { context.terminate() }
-    let socket = try context.makeSocket(.router)
-    let address = try socket.bind("tcp://127.0.0.1:*")
-    socket.close()
-    return address
-}
-
 // MARK: - Tests that need no admin endpoint
 
 @Suite struct SvcctlTests {
@@ -278,8 +269,9 @@ private func closedLoopbackAddress() throws -> String {
     @Test func callToAUseCaseNobodyServesIsUnavailable() async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let closed = try closedLoopbackAddress()
-        let file: JSONValue = ["pid": .int(Int(getpid())), "useCases": ["GetRestaurant": .string(closed)]]
+        let closed = try RefusingLoopbackPort()
+        defer { withExtendedLifetime(closed) {} }
+        let file: JSONValue = ["pid": .int(Int(getpid())), "useCases": ["GetRestaurant": .string(closed.address)]]
         try Data(file.encoded()).write(to: URL(fileURLWithPath: directory).appendingPathComponent("endpoints.json"))
         let outcome = try await svcctl(["call", "GetRestaurant", "{}", "--data-dir", directory, "--timeout", "3"])
         #expect(outcome.status == 69, "\(outcome)")
@@ -406,14 +398,17 @@ private func closedLoopbackAddress() throws -> String {
         await fake.stop()
         #expect(drain.status == 75, "\(drain)")
         #expect(elapsed < .seconds(10))
-        #expect(status.status == 3, "status reports an unanswering svcd as not running: \(status)")
+        #expect(status.status == 75, "a process that exists but does not answer is not 'not running': \(status)")
+        #expect(status.stderr.contains("does not answer"), "\(status)")
     }
 
     @Test func refusedAdminConnectionIsUnavailable() async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let serverKeys = try ZMQCurveKeyPair.generate()
-        try await writeEndpointsFile(dataDirectory: directory, admin: try closedLoopbackAddress(), serverKey: serverKeys.publicKey)
+        let closed = try RefusingLoopbackPort()
+        defer { withExtendedLifetime(closed) {} }
+        try await writeEndpointsFile(dataDirectory: directory, admin: closed.address, serverKey: serverKeys.publicKey)
         let drain = try await svcctl(["drain", "--data-dir", directory, "--timeout", "3"])
         #expect(drain.status == 69, "\(drain)")
         let status = try await svcctl(["status", "--data-dir", directory, "--timeout", "3"])
@@ -424,7 +419,9 @@ private func closedLoopbackAddress() throws -> String {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let serverKeys = try ZMQCurveKeyPair.generate()
-        try await writeEndpointsFile(dataDirectory: directory, admin: try closedLoopbackAddress(), serverKey: serverKeys.publicKey)
+        let closed = try RefusingLoopbackPort()
+        defer { withExtendedLifetime(closed) {} }
+        try await writeEndpointsFile(dataDirectory: directory, admin: closed.address, serverKey: serverKeys.publicKey)
         let broken = directory + "/broken.key"
         try "not a key\n".write(toFile: broken, atomically: true, encoding: .utf8)
         let outcome = try await svcctl(["drain", "--data-dir", directory, "--public-key-file", broken, "--secret-key-file", broken])
@@ -526,7 +523,7 @@ extension SvcctlTests {
                 let status = try await svcctl(["status", "--json", "--data-dir", dataDirectory])
                 #expect(try json(status)["state"]?.stringValue == "draining")
                 let refused = try await svcctl(["call", "GetRestaurant", #"{"restaurantId":"r-000001"}"#, "--json", "--data-dir", dataDirectory])
-                #expect(refused.status == 1, "\(refused)")
+                #expect(refused.status == 69, "a request the draining service did not take exits 69: \(refused)")
                 #expect(try json(refused)["error"]?["code"]?.stringValue == "unavailable")
 
                 let resume = try await svcctl(["resume", "--json", "--data-dir", dataDirectory])
