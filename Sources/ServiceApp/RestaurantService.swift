@@ -20,8 +20,13 @@ public final class RestaurantService: Sendable {
     private let store: ServiceStore
     private let context: ZMQContext
     private let group: ServiceGroup
+    private let lock: DataDirectoryLock
 
-    init(useCaseAddresses: [UseCaseName: String], endpoints: [UseCaseEndpoint], availability: ServiceAvailability, dataDirectory: String, store: ServiceStore, context: ZMQContext, group: ServiceGroup) {
+    init(
+        useCaseAddresses: [UseCaseName: String], endpoints: [UseCaseEndpoint], availability: ServiceAvailability, dataDirectory: String,
+        store: ServiceStore, context: ZMQContext, group: ServiceGroup, lock: DataDirectoryLock
+    ) {
+        self.lock = lock
         self.store = store
         self.useCaseAddresses = useCaseAddresses
         self.endpoints = endpoints
@@ -36,7 +41,11 @@ public final class RestaurantService: Sendable {
     /// answered write was durable already; closing SQLite checkpoints the WAL, closing PostgreSQL
     /// closes the connection pool).
     public func run() async throws {
-        defer { removeEndpointsFile() }
+        defer {
+            removeEndpointsFile()
+            // Last: another svcd may take the directory only once this one is done with it.
+            lock.release()
+        }
         do {
             try await group.run()
         } catch {

@@ -18,7 +18,13 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, logg
     switch configuration.store {
     case .sqlite:
         let opened = ContinuousClock.now
-        let sqlite = try SQLiteStore(path: configuration.storePath, clock: clock)
+        try DataDirectory.restrictStoreFiles(configuration.storePath)
+        let sqlite: SQLiteStore
+        do {
+            sqlite = try SQLiteStore(path: configuration.storePath, clock: clock)
+        } catch {
+            throw StoreOpenFailure(description: "cannot open the SQLite store \(configuration.storePath): \(error)", reachable: true)
+        }
         do {
             let restaurants = try await SQLiteRestaurantRepository(store: sqlite)
             let repositories = Repositories(
@@ -37,7 +43,7 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, logg
         }
     case .postgres:
         guard let url = configuration.databaseURL else {
-            throw StoreConfigurationError("the postgres store needs a database URL (--database-url or SVC_DATABASE_URL)")
+            throw StoreOpenFailure(description: "the postgres store needs a database URL (--database-url or SVC_DATABASE_URL)", reachable: true)
         }
         var storeConfiguration = PostgresStore.Configuration(url: url)
         storeConfiguration.maximumConnections = configuration.databaseConnections
@@ -53,7 +59,7 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, logg
             ])
         } catch {
             await postgres.close()
-            throw StoreConfigurationError("cannot open the PostgreSQL database \(url): \(error)")
+            throw StoreOpenFailure(description: "cannot open the PostgreSQL database \(url): \(error)", reachable: false)
         }
         let repositories = Repositories(
             users: PostgresUserRepository(store: postgres), restaurants: PostgresRestaurantRepository(store: postgres),
@@ -85,6 +91,10 @@ func seedSample(into repositories: Repositories, of store: ServiceStore, taxRate
         seeded = try await seed()
     }
     if let seeded {
+        if case .sqlite(let sqlite) = store {
+            // Seeding writes tens of megabytes of log; fold it into the database file now.
+            try await sqlite.checkpoint()
+        }
         logger.info("seeded sample data", metadata: ["summary": "\(seeded)"])
     } else {
         logger.info("the store holds data already; not seeded")
@@ -101,11 +111,10 @@ extension ServiceStore {
 }
 
 /// A store that cannot be opened as configured; the message says why.
-public struct StoreConfigurationError: Error, CustomStringConvertible {
-    /// What is wrong.
+public struct StoreOpenFailure: Error, CustomStringConvertible {
+    /// What is wrong, naming the store.
     public let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
+    /// Whether the store could be reached (a file that cannot be opened, a bad configuration)
+    /// or not (a database server that did not answer in time: may work later).
+    public let reachable: Bool
 }

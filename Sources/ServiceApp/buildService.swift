@@ -15,7 +15,9 @@ public func buildService(
     configuration: ServiceConfiguration, logger: Logger = Logger(label: "svcd"), logLevel: LogLevelControl? = nil
 ) async throws -> RestaurantService {
     let startedAt = ContinuousClock.now
-    try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+    try DataDirectory.prepare(configuration.dataDirectory)
+    // Held until the service has stopped: a second svcd on this directory stops here.
+    let lock = try DataDirectoryLock(dataDirectory: configuration.dataDirectory)
 
     let clock = SystemWallClock()
     let (store, repositories) = try await openStore(configuration, clock: clock, logger: logger)
@@ -52,7 +54,9 @@ public func buildService(
                 route: route, address: configuration.address(offset: route.name.portOffset), context: context,
                 configuration: endpointConfiguration, availability: availability, logger: endpointLogger
             )
-            addresses[route.name] = try await endpoint.start()
+            addresses[route.name] = try await EndpointBindFailure.naming(route.name.rawValue, configuration.address(offset: route.name.portOffset)) {
+                try await endpoint.start()
+            }
             endpoints.append(endpoint)
         }
         let operations = AdminOperations(
@@ -67,7 +71,7 @@ public func buildService(
             handler: { request in try await operations.handle(request) },
             logger: adminLogger
         )
-        let boundAdmin = try await admin.start()
+        let boundAdmin = try await EndpointBindFailure.naming("admin", configuration.address(offset: 0)) { try await admin.start() }
         late.setAdminAddress(boundAdmin)
         let file = EndpointsFile(
             pid: ProcessInfo.processInfo.processIdentifier, admin: boundAdmin, adminServerKey: keys.server.publicKey,
@@ -99,5 +103,8 @@ public func buildService(
     )
     late.attach(group)
     logger.info("svcd ready", metadata: ["useCases": "\(endpoints.count)", "dataDirectory": "\(configuration.dataDirectory)"])
-    return RestaurantService(useCaseAddresses: addresses, endpoints: endpoints, availability: availability, dataDirectory: configuration.dataDirectory, store: store, context: context, group: group)
+    return RestaurantService(
+        useCaseAddresses: addresses, endpoints: endpoints, availability: availability, dataDirectory: configuration.dataDirectory, store: store,
+        context: context, group: group, lock: lock
+    )
 }

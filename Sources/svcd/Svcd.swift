@@ -5,6 +5,10 @@ import Logging
 import Persistence
 import ServiceApp
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `svcd`: the restaurant service. Parses flags and environment into a `ServiceConfiguration`,
 /// bootstraps logging, and runs what `buildService(configuration:)` returns until SIGTERM/SIGINT.
 @main
@@ -17,10 +21,12 @@ struct Svcd: AsyncParsableCommand {
     @Option(name: .long, help: "Directory for the store, keys and endpoints.json (env SVC_DATA_DIR; default ./svc-data).")
     var dataDir: String?
 
-    @Option(name: .long, help: "Interface to bind.")
+    @Option(name: .long, help: "Address to bind: an IPv4 address of this machine (0.0.0.0 or * for all interfaces).")
     var host: String = "127.0.0.1"
 
-    @Option(name: .long, help: "Admin endpoint port; use cases bind the ports after it (0: ephemeral ports).")
+    // `.unconditional`: a negative number is this option's value (refused by validate() with a
+    // message naming the option), not an unknown flag.
+    @Option(name: .long, parsing: .unconditional, help: "Admin endpoint port; use cases bind the ports after it (0: ephemeral ports).")
     var portBase: Int = 7100
 
     @Flag(name: .long, help: "Load the deterministic sample data set when the store is empty.")
@@ -32,21 +38,24 @@ struct Svcd: AsyncParsableCommand {
     @Option(name: .long, help: "The PostgreSQL database of --store postgres: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE] (env SVC_DATABASE_URL).")
     var databaseURL: String?
 
-    @Option(name: .long, help: "Connections to PostgreSQL this instance keeps open at most (--store postgres).")
+    @Option(name: .long, parsing: .unconditional, help: "Connections to PostgreSQL this instance keeps open at most (--store postgres).")
     var databaseConnections: Int = ServiceConfiguration().databaseConnections
 
-    @Option(name: .long, help: "Tax rate applied to new orders, a decimal fraction such as 0.08.")
+    @Option(name: .long, parsing: .unconditional, help: "Tax rate applied to new orders, a decimal fraction such as 0.08.")
     var taxRate: String = "0.08"
 
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
-    @Option(name: .long, help: "Requests each use case may have taken and not yet answered; beyond that, requests are answered overloaded at once.")
+    @Option(name: .long, parsing: .unconditional, help: "Requests each use case may have taken and not yet answered; beyond that, requests are answered overloaded at once.")
     var maxInFlight: Int = ServiceConfiguration().maxInFlight
 
     func validate() throws {
         guard TaxRate(decimal: taxRate) != nil else {
             throw ValidationError("--tax-rate must be a decimal fraction between 0 and 1 with at most 6 decimals, e.g. 0.08")
+        }
+        guard HostAddress.isBindable(host) else {
+            throw ValidationError("--host \(host) is not an IPv4 address (e.g. 127.0.0.1, or 0.0.0.0 or * for all interfaces)")
         }
         guard (0...65_000).contains(portBase) else {
             throw ValidationError("--port-base must be between 0 and 65000")
@@ -83,6 +92,9 @@ struct Svcd: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Files svcd creates (store, WAL, backups, keys) are its user's alone: they hold
+        // people's e-mail addresses and the admin secret key.
+        umask(0o077)
         // The admin endpoint's setLogLevel changes this control; every handler follows it.
         let levelControl = LogLevelControl(Logger.Level(rawValue: logLevel) ?? .info)
         LoggingSystem.bootstrap { label in levelControl.handler(label: label) }
@@ -99,8 +111,26 @@ struct Svcd: AsyncParsableCommand {
             configuration.databaseConnections = databaseConnections
         }
         let logger = Logger(label: "svcd")
-        let service = try await buildService(configuration: configuration, logger: logger, logLevel: levelControl)
-        try await service.run()
+        let service: RestaurantService
+        do {
+            service = try await buildService(configuration: configuration, logger: logger, logLevel: levelControl)
+        } catch {
+            logger.critical("svcd cannot start: \(error)")
+            printError("svcd: cannot start: \(error)")
+            throw ExitCode(SvcdExitCode.forStartup(error))
+        }
+        do {
+            try await service.run()
+        } catch {
+            logger.critical("svcd failed: \(error)")
+            printError("svcd: failed: \(error)")
+            throw ExitCode(SvcdExitCode.failed)
+        }
         logger.info("svcd stopped")
     }
+}
+
+/// Writes `message` and a newline to stderr.
+private func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
 }

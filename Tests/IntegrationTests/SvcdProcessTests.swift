@@ -110,13 +110,20 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
         BadFlags(arguments: ["--database-url", "postgres://u@h/db"], mentions: "only for --store postgres"),
         BadFlags(arguments: ["--store", "postgres", "--database-url", "postgres://u@h/db", "--database-connections", "1"], mentions: "database-connections"),
         BadFlags(arguments: ["--store", "oracle"], mentions: "postgres"),
+        // Negative numbers are the flag's value (refused for its range), not an unknown flag.
+        BadFlags(arguments: ["--tax-rate", "-0.1"], mentions: "--tax-rate must be a decimal fraction between 0 and 1"),
+        BadFlags(arguments: ["--port-base", "-1"], mentions: "--port-base must be between 0 and 65000"),
+        BadFlags(arguments: ["--max-in-flight", "-5"], mentions: "--max-in-flight must be between 1 and 1000000"),
+        // Not an address: named as a --host problem, not libzmq's "No such device".
+        BadFlags(arguments: ["--host", "999.1.1.1"], mentions: "--host 999.1.1.1 is not an IPv4 address"),
+        BadFlags(arguments: ["--host", "localhost"], mentions: "--host localhost is not an IPv4 address"),
     ])
     func svcdRejectsBadFlags(_ bad: BadFlags) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("integration-flags-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try await runTool(try ExecutableLocator.svcd(), ["--port-base", "0", "--data-dir", directory] + bad.arguments, timeout: 15)
         let status = try #require(outcome.status, "svcd \(bad.arguments) did not exit within 15 s")
-        #expect(status != 0, "svcd accepted \(bad.arguments)")
+        #expect(status == 64, "a bad command line exits 64 (EX_USAGE): \(bad.arguments) gave \(status)")
         #expect(outcome.stderr.contains(bad.mentions), "stderr should name the flag: \(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/endpoints.json"), "a refused start binds nothing")
     }
@@ -131,7 +138,7 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
             timeout: 60
         )
         let status = try #require(outcome.status, "svcd did not give up on an unreachable database within 60 s")
-        #expect(status != 0)
+        #expect(status == 69, "a database that does not answer at start-up exits 69 (EX_UNAVAILABLE)")
         #expect(outcome.stderr.contains("cannot open the PostgreSQL database postgres://svc@127.0.0.1:1/svc"), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/endpoints.json"), "a failed start binds nothing")
     }

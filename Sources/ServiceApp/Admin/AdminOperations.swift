@@ -120,7 +120,14 @@ struct AdminOperations: Sendable {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw WireError(.invalidInput, "directory \(directory) does not exist")
         }
-        try await store.backup(to: path)
+        do {
+            try await store.backup(to: path)
+        } catch {
+            // The operator needs the cause (a read-only or special file system, no space, no
+            // permission), not only svcd's log.
+            logger.error("backup failed", metadata: ["path": "\(path)", "error": "\(error)"])
+            throw WireError(.internal, "cannot write the backup to \(path): \(error)")
+        }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         logger.notice("backup written", metadata: ["path": "\(path)", "bytes": "\(bytes)"])
         return object([("path", .string(path)), ("bytes", .int(bytes))])

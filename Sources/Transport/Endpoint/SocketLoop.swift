@@ -116,7 +116,11 @@ final class SocketLoop {
         outbox.takeAll(into: &replies)
         guard !replies.isEmpty else { return }
         // Recorded before sending, so a client that has its reply also finds it counted.
-        statistics.record(replies, queuedAt: EndpointClock.now)
+        let now = EndpointClock.now
+        statistics.record(replies, queuedAt: now)
+        if logger.logLevel <= .trace {
+            for reply in replies { traceAnswer(outcome: reply.outcome, receivedAt: reply.receivedAt, now: now) }
+        }
         for reply in replies {
             send(envelope: reply.envelope, body: reply.body)
         }
@@ -202,8 +206,16 @@ final class SocketLoop {
 
     private func reject(_ envelope: Envelope, receivedAt: Duration, id: String?, _ error: WireError) {
         counters.countRejection()
-        statistics.record(receivedAt: receivedAt, queuedAt: EndpointClock.now, outcome: error.code)
+        let now = EndpointClock.now
+        statistics.record(receivedAt: receivedAt, queuedAt: now, outcome: error.code)
+        if logger.logLevel <= .trace { traceAnswer(outcome: error.code, receivedAt: receivedAt, now: now) }
         send(envelope: envelope, body: WireReply.failure(id: id, error: error))
+    }
+
+    /// The `trace` line of one answered request (the logger carries the use case).
+    private func traceAnswer(outcome: WireErrorCode?, receivedAt: Duration, now: Duration) {
+        let micros = (now - receivedAt) / .microseconds(1)
+        logger.trace("request answered", metadata: ["outcome": "\(outcome?.rawValue ?? "ok")", "micros": "\(Int(micros))"])
     }
 
     private func send(envelope: Envelope, body: [UInt8]) {
