@@ -86,6 +86,22 @@ struct RestockMenuItemTests {
         #expect(try await world.stock(of: item.id) == 5)
     }
 
+    @Test func restockNeverTakesTheStockPastItsMaximum() async throws {
+        let world = World()
+        let restaurant = try await world.makeRestaurant()
+        let maximum = MenuItem.stocks.upperBound
+        let item = try await world.makeItem(restaurantId: restaurant.id, stock: maximum - 10)
+        #expect(try await world.restockMenuItem.execute(itemId: item.id, quantity: 10).stock == maximum)
+        await expectBusinessRule(.stockAboveMaximum(itemId: item.id, stock: maximum, quantity: 1, maximum: maximum)) {
+            try await world.restockMenuItem.execute(itemId: item.id, quantity: 1)
+        }
+        #expect(
+            BusinessRuleViolation.stockAboveMaximum(itemId: MenuItemID("m-1"), stock: 999_999_999, quantity: 2, maximum: maximum).description
+                == "restocking 2 would take the stock of item m-1 from 999999999 past the maximum of 1000000000; nothing was added"
+        )
+        #expect(try await world.stock(of: item.id) == maximum)
+    }
+
     @Test func restockOfUnknownItemIsNotFound() async throws {
         let world = World()
         await expectNotFound("menu item", id: "nope") {

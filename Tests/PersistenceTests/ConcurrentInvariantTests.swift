@@ -104,6 +104,19 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func racingRestocksNeverTakeStockPastTheMaximum(_ backend: Backend) async throws {
+        let world = try await Fixture(backend)
+        let restaurant = try await world.restaurant()
+        let maximum = MenuItem.stocks.upperBound
+        let item = try await world.item(in: restaurant, stock: maximum - 100)
+        // Room for 33 restocks of 3: exactly 33 of the 60 succeed, the rest are refused.
+        let outcomes = await race(60) { _ in _ = try await world.restock.execute(itemId: item.id, quantity: 3) }
+        #expect(outcomes.filter { $0 == .succeeded }.count == 33)
+        #expect(outcomes.filter { if case .refused(.businessRule(.stockAboveMaximum)) = $0 { true } else { false } }.count == 27, "\(Set(outcomes.map { "\($0)" }))")
+        #expect(try await world.menu.item(id: item.id)?.stock == maximum - 1)
+    }
+
+    @Test(arguments: Backend.allCases)
     func oneEmailRegisteredInMixedCaseWinsExactlyOnce(_ backend: Backend) async throws {
         let world = try await Fixture(backend)
         let spellings = ["Sam@Example.com", "sam@example.com", "SAM@EXAMPLE.COM", "sAm@eXample.Com", "  sam@example.COM "]

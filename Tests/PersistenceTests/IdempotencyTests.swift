@@ -57,7 +57,7 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
         let restaurant = try await world.restaurant()
         let item = try await world.item(in: restaurant, stock: 10)
         let restocked = await ClaimOutcome { try await world.menu.restock(itemId: item.id, quantity: 5, claim: claim("k", "restock 5")) }
-        #expect(restocked == .wrote(item.with(stock: 15)))
+        #expect(restocked == .wrote(.restocked(item.with(stock: 15))))
         let other = await ClaimOutcome { try await world.menu.restock(itemId: item.id, quantity: 7, claim: claim("k", "restock 7")) }
         #expect(other == .conflict)
         let otherUseCase = await ClaimOutcome { try await world.favorites.remove(userId: UserID("u"), restaurantId: restaurant.id, claim: claim("k", "remove")) }
@@ -168,14 +168,14 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
         let second = try await Fixture(.sqlite, directory: first.directory)
         let restaurant = try await first.restaurant()
         let item = try await first.item(in: restaurant, stock: 0)
-        let outcomes = await withTaskGroup(of: ClaimOutcome<MenuItem?>.self) { group in
+        let outcomes = await withTaskGroup(of: ClaimOutcome<RestockOutcome>.self) { group in
             for index in 0..<100 {
                 let world = index.isMultiple(of: 2) ? first : second
                 group.addTask { await ClaimOutcome { try await world.menu.restock(itemId: item.id, quantity: 3, claim: claim("shared")) } }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(outcomes.filter { $0 == .wrote(item.with(stock: 3)) }.count == 1)
+        #expect(outcomes.filter { $0 == .wrote(.restocked(item.with(stock: 3))) }.count == 1)
         #expect(outcomes.filter { $0 == .replayed(recorded(.menuItem(item.with(stock: 3)))) }.count == 99)
         #expect(try await second.menu.item(id: item.id)?.stock == 3)
     }
@@ -185,14 +185,14 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
         let second = try await Fixture(.postgres, postgres: first.postgres)
         let restaurant = try await first.restaurant()
         let item = try await first.item(in: restaurant, stock: 0)
-        let outcomes = await withTaskGroup(of: ClaimOutcome<MenuItem?>.self) { group in
+        let outcomes = await withTaskGroup(of: ClaimOutcome<RestockOutcome>.self) { group in
             for index in 0..<100 {
                 let world = index.isMultiple(of: 2) ? first : second
                 group.addTask { await ClaimOutcome { try await world.menu.restock(itemId: item.id, quantity: 3, claim: claim("shared")) } }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(outcomes.filter { $0 == .wrote(item.with(stock: 3)) }.count == 1, "\(outcomes.filter { if case .failed = $0 { true } else { false } }.prefix(2))")
+        #expect(outcomes.filter { $0 == .wrote(.restocked(item.with(stock: 3))) }.count == 1, "\(outcomes.filter { if case .failed = $0 { true } else { false } }.prefix(2))")
         #expect(outcomes.filter { $0 == .replayed(recorded(.menuItem(item.with(stock: 3)))) }.count == 99)
         #expect(try await second.menu.item(id: item.id)?.stock == 3)
     }
@@ -223,7 +223,7 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
         #expect(try await world.idempotency.binding(forKey: "old") == nil)
         #expect(try await world.idempotency.binding(forKey: "young") != nil)
         let reused = await ClaimOutcome { try await world.menu.restock(itemId: item.id, quantity: 1, claim: claim("old")) }
-        #expect(reused == .wrote(item.with(stock: 3)))
+        #expect(reused == .wrote(.restocked(item.with(stock: 3))))
     }
 
     @Test(arguments: Backend.allCases)

@@ -418,10 +418,15 @@ import Testing
             $0.name.utf8.elementsEqual($1.name.utf8) ? $0.id < $1.id : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
         })
         #expect(try await world.menu.menu(of: RestaurantID("nope")) == [])
-        #expect(try await world.menu.restock(itemId: MenuItemID("nope"), quantity: 5) == nil)
+        #expect(try await world.menu.restock(itemId: MenuItemID("nope"), quantity: 5) == .notFound)
         #expect(try await world.menu.item(id: MenuItemID("nope")) == nil)
-        #expect(try await world.menu.restock(itemId: MenuItemID("m-1"), quantity: 5) == item("m-1", "Soup", stock: 15))
+        #expect(try await world.menu.restock(itemId: MenuItemID("m-1"), quantity: 5) == .restocked(item("m-1", "Soup", stock: 15)))
         #expect(try await world.menu.item(id: MenuItemID("m-1")) == item("m-1", "Soup", stock: 15))
+        // Up to the maximum exactly, then not one unit more, and a refused restock changes nothing.
+        #expect(try await world.menu.restock(itemId: MenuItemID("m-1"), quantity: 5, maximumStock: 20, claim: nil) == .restocked(item("m-1", "Soup", stock: 20)))
+        #expect(try await world.menu.restock(itemId: MenuItemID("m-1"), quantity: 1, maximumStock: 20, claim: nil) == .beyondMaximum(stock: 20))
+        #expect(try await world.menu.restock(itemId: MenuItemID("nope"), quantity: 1, maximumStock: 20, claim: nil) == .notFound)
+        #expect(try await world.menu.item(id: MenuItemID("m-1")) == item("m-1", "Soup", stock: 20))
         #expect(try await world.menu.items(ids: [MenuItemID("m-8"), MenuItemID("nope"), MenuItemID("m-4")]) == [items[7], items[3]])
     }
 

@@ -22,7 +22,8 @@ public struct MenuItem: Sendable, Hashable, Identifiable {
 
     /// Valid unit prices in minor units (the upper bound keeps order totals far from overflow).
     public static let prices = 1...1_000_000_000
-    /// Valid initial stock.
+    /// Valid stock, at creation and at all times: a restock that would take an item past the
+    /// upper bound is refused.
     public static let stocks = 0...1_000_000_000
     /// Valid restock quantities.
     public static let restockQuantities = 1...1_000_000_000

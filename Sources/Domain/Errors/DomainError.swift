@@ -31,6 +31,8 @@ public enum BusinessRuleViolation: Sendable, Hashable, CustomStringConvertible {
     case insufficientStock(itemId: MenuItemID, requested: Int, available: Int)
     /// Subtotal minus discount is below the minimum order value.
     case orderBelowMinimum(minimumMinorUnits: Int, actualMinorUnits: Int)
+    /// A restock would take an item's stock past the maximum; nothing was added.
+    case stockAboveMaximum(itemId: MenuItemID, stock: Int, quantity: Int, maximum: Int)
 
     /// A plain-words explanation.
     public var description: String {
@@ -41,6 +43,8 @@ public enum BusinessRuleViolation: Sendable, Hashable, CustomStringConvertible {
             "not enough stock for item \(itemId): requested \(requested), available \(available); nothing was ordered"
         case .orderBelowMinimum(let minimum, let actual):
             "order value after discount is \(actual) minor units; the minimum is \(minimum)"
+        case .stockAboveMaximum(let itemId, let stock, let quantity, let maximum):
+            "restocking \(quantity) would take the stock of item \(itemId) from \(stock) past the maximum of \(maximum); nothing was added"
         }
     }
 }

@@ -8,9 +8,20 @@ public protocol MenuRepository: Sendable {
     func items(ids: [MenuItemID]) async throws -> [MenuItem]
     /// A restaurant's items ordered by name (byte-wise), then id.
     func menu(of restaurantId: RestaurantID) async throws -> [MenuItem]
-    /// Adds `quantity` to the item's stock atomically; `nil` when the item does not exist.
-    /// Binds `claim` to the restocked item in the same step.
-    func restock(itemId: MenuItemID, quantity: Int, claim: IdempotencyClaim?) async throws -> MenuItem?
+    /// Adds `quantity` to the item's stock atomically unless that would take it past
+    /// `maximumStock` (then nothing changes). Binds `claim` to the restocked item in the same
+    /// step.
+    func restock(itemId: MenuItemID, quantity: Int, maximumStock: Int, claim: IdempotencyClaim?) async throws -> RestockOutcome
+}
+
+/// What an atomic restock did.
+public enum RestockOutcome: Sendable, Hashable {
+    /// The stock grew; the item as it is now.
+    case restocked(MenuItem)
+    /// Nothing changed: the item has `stock` units, and the quantity would take it past the maximum.
+    case beyondMaximum(stock: Int)
+    /// Nothing changed: there is no such item.
+    case notFound
 }
 
 extension MenuRepository {
@@ -19,8 +30,9 @@ extension MenuRepository {
         try await insert(item, claim: nil)
     }
 
-    /// ``restock(itemId:quantity:claim:)`` without an idempotency key.
-    public func restock(itemId: MenuItemID, quantity: Int) async throws -> MenuItem? {
-        try await restock(itemId: itemId, quantity: quantity, claim: nil)
+    /// ``restock(itemId:quantity:maximumStock:claim:)`` up to the largest stock an item may
+    /// hold (``MenuItem/stocks``).
+    public func restock(itemId: MenuItemID, quantity: Int, claim: IdempotencyClaim? = nil) async throws -> RestockOutcome {
+        try await restock(itemId: itemId, quantity: quantity, maximumStock: MenuItem.stocks.upperBound, claim: claim)
     }
 }

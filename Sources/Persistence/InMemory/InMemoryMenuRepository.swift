@@ -44,13 +44,14 @@ public actor InMemoryMenuRepository: MenuRepository, OrderRepository {
         }
     }
 
-    /// Adds to an item's stock.
-    public func restock(itemId: MenuItemID, quantity: Int, claim: IdempotencyClaim?) throws -> MenuItem? {
+    /// Adds to an item's stock unless that would take it past `maximumStock`.
+    public func restock(itemId: MenuItemID, quantity: Int, maximumStock: Int, claim: IdempotencyClaim?) throws -> RestockOutcome {
         try idempotency.perform(claim) {
-            guard let item = items[itemId] else { return (nil, nil) }
+            guard let item = items[itemId] else { return (.notFound, nil) }
+            guard item.stock <= maximumStock - quantity else { return (.beyondMaximum(stock: item.stock), nil) }
             let restocked = item.with(stock: item.stock + quantity)
             items[itemId] = restocked
-            return (restocked, .menuItem(restocked))
+            return (.restocked(restocked), .menuItem(restocked))
         }
     }
 

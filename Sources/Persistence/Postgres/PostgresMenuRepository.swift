@@ -58,15 +58,20 @@ public struct PostgresMenuRepository: MenuRepository, OrderRepository {
         }
     }
 
-    /// Adds to an item's stock in one statement; returns the item once committed, `nil` if there
-    /// is no such item.
-    public func restock(itemId: MenuItemID, quantity: Int, claim: IdempotencyClaim?) async throws -> MenuItem? {
+    /// Adds to an item's stock unless that would take it past `maximumStock`, in one conditional
+    /// statement; returns once committed. (When it changed nothing, a read tells a missing item
+    /// from a full one: items are never deleted, so that answer cannot be wrong.)
+    public func restock(itemId: MenuItemID, quantity: Int, maximumStock: Int, claim: IdempotencyClaim?) async throws -> RestockOutcome {
         try await store.writeOne(claim: claim) { connection, logger in
-            let item = try await connection.rows(Restock.self, logger, binding: { bindings in
+            if let item = try await connection.rows(Restock.self, logger, binding: { bindings in
                 bindings.append(quantity)
                 bindings.append(itemId.rawValue)
-            }, MenuItemRecord.item).first
-            return (item, item.map(WriteResult.menuItem))
+                bindings.append(maximumStock)
+            }, MenuItemRecord.item).first {
+                return (.restocked(item), .menuItem(item))
+            }
+            let held = try await connection.rows(SelectItems.self, logger, binding: { $0.append([itemId.rawValue]) }, MenuItemRecord.item).first
+            return (held.map { .beyondMaximum(stock: $0.stock) } ?? .notFound, nil)
         }
     }
 
@@ -144,10 +149,10 @@ private enum SelectItems: PreparedSQL {
     static let sql = "SELECT \(MenuItemRecord.columns) FROM menu_items WHERE id = ANY($1::text[])"
 }
 
-/// RestockMenuItem: one atomic increment.
+/// RestockMenuItem: one conditional increment (never past the maximum stock).
 private enum Restock: PreparedSQL {
     static let name = "svc_restock"
-    static let sql = "UPDATE menu_items SET stock = stock + $1 WHERE id = $2 RETURNING \(MenuItemRecord.columns)"
+    static let sql = "UPDATE menu_items SET stock = stock + $1 WHERE id = $2 AND stock <= $3 - $1 RETURNING \(MenuItemRecord.columns)"
 }
 
 /// PlaceOrder's first step: lock the order's items, in id order so concurrent orders cannot

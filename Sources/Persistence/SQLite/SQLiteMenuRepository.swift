@@ -46,13 +46,16 @@ public actor SQLiteMenuRepository: MenuRepository, OrderRepository {
         }
     }
 
-    /// Adds to an item's stock; returns the item once durable, `nil` if there is no such item.
-    public func restock(itemId: MenuItemID, quantity: Int, claim: IdempotencyClaim?) async throws -> MenuItem? {
+    /// Adds to an item's stock unless that would take it past `maximumStock` (a conditional
+    /// update); returns once durable.
+    public func restock(itemId: MenuItemID, quantity: Int, maximumStock: Int, claim: IdempotencyClaim?) async throws -> RestockOutcome {
         try await store.write(boundTo: claim) { db in
-            try db.run("UPDATE menu_items SET stock = stock + ? WHERE id = ?", [quantity, itemId.rawValue])
-            guard db.changesCount == 1 else { return (nil, nil) }
-            let item = try db.row("SELECT \(MenuItemRecord.columns) FROM menu_items WHERE id = ?", [itemId.rawValue]).map(MenuItemRecord.item)
-            return (item, item.map(WriteResult.menuItem))
+            try db.run("UPDATE menu_items SET stock = stock + ? WHERE id = ? AND stock <= ? - ?", [quantity, itemId.rawValue, maximumStock, quantity])
+            guard let item = try db.row("SELECT \(MenuItemRecord.columns) FROM menu_items WHERE id = ?", [itemId.rawValue]).map(MenuItemRecord.item) else {
+                return (.notFound, nil)
+            }
+            guard db.changesCount == 1 else { return (.beyondMaximum(stock: item.stock), nil) }
+            return (.restocked(item), .menuItem(item))
         }
     }
 
