@@ -40,6 +40,16 @@ public func buildService(
     // Every read of a PostgreSQL store is a round trip: reads wait concurrently, like writes.
     endpointConfiguration.concurrentReads = endpointConfiguration.concurrentReads || store.kind == .postgres
     let keys = try AdminKeys.loadOrCreate(in: configuration.dataDirectory)
+    var useCaseServerKey: String?
+    var authenticator: ZAPAuthenticator?
+    if let clientKeysPath = configuration.clientKeysPath {
+        let pair = try keys.useCaseServer()
+        endpointConfiguration.curveServerSecretKey = pair.secretKey
+        useCaseServerKey = pair.publicKey
+        var securityLogger = logger
+        securityLogger[metadataKey: "endpoint"] = "use cases"
+        authenticator = ZAPAuthenticator(allowed: ClientKeyList(path: clientKeysPath), logger: securityLogger)
+    }
     let context = try ZMQContext()
     let availability = ServiceAvailability()
     let late = LateBoundParts()
@@ -47,6 +57,8 @@ public func buildService(
     var addresses: [UseCaseName: String] = [:]
     let admin: AdminEndpoint
     do {
+        // The handler first: a CURVE endpoint bound without one would admit any client key.
+        try await authenticator?.start(in: context)
         for route in UseCaseRoute.all(catalog) {
             var endpointLogger = logger
             endpointLogger[metadataKey: "useCase"] = "\(route.name.rawValue)"
@@ -61,7 +73,7 @@ public func buildService(
         }
         let operations = AdminOperations(
             availability: availability, endpoints: endpoints, useCaseAddresses: addresses, store: store,
-            logLevel: logLevel, late: late, startedAt: startedAt, taxRate: configuration.taxRate, logger: logger
+            logLevel: logLevel, late: late, startedAt: startedAt, taxRate: configuration.taxRate, authenticator: authenticator, logger: logger
         )
         var adminLogger = logger
         adminLogger[metadataKey: "endpoint"] = "admin"
@@ -76,7 +88,7 @@ public func buildService(
         let file = EndpointsFile(
             pid: ProcessInfo.processInfo.processIdentifier, admin: boundAdmin, adminServerKey: keys.server.publicKey,
             adminClientPublicKeyFile: keys.clientPublicKeyFile, adminClientSecretKeyFile: keys.clientSecretKeyFile,
-            useCases: Dictionary(uniqueKeysWithValues: addresses.map { ($0.key.rawValue, $0.value) })
+            useCaseServerKey: useCaseServerKey, useCases: Dictionary(uniqueKeysWithValues: addresses.map { ($0.key.rawValue, $0.value) })
         )
         try file.write(to: configuration.dataDirectory)
     } catch {

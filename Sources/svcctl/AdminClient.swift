@@ -32,24 +32,9 @@ struct AdminClient {
         guard CurveCredentials.isZ85Key(serverKey) else {
             throw CtlFailure(ExitStatus.unavailable, "endpoints.json holds a malformed adminServerKey")
         }
-        let publicPath: String
-        let secretPath: String
-        if let publicKeyFile = options.publicKeyFile, let secretKeyFile = options.secretKeyFile {
-            publicPath = absolutePath(publicKeyFile)
-            secretPath = absolutePath(secretKeyFile)
-        } else if let publicKeyFile = endpoints.adminClientPublicKeyFile, let secretKeyFile = endpoints.adminClientSecretKeyFile {
-            publicPath = publicKeyFile
-            secretPath = secretKeyFile
-        } else {
-            throw CtlFailure(ExitStatus.unavailable, "endpoints.json names no admin client key files; pass --public-key-file and --secret-key-file")
-        }
         self.endpoints = endpoints
         self.address = admin
-        self.credentials = CurveCredentials(
-            serverKey: serverKey,
-            publicKey: try CurveCredentials.readKey(at: publicPath, what: "public key"),
-            secretKey: try CurveCredentials.readKey(at: secretPath, what: "secret key")
-        )
+        self.credentials = try CurveCredentials.client(of: serverKey, options: options, endpoints: endpoints)
         self.timeoutMilliseconds = options.timeoutMilliseconds
     }
 

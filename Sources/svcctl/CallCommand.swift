@@ -34,8 +34,16 @@ struct CallCommand: ParsableCommand {
             let address = try endpoints.address(ofUseCase: useCase)
             let id = WireExchange.makeRequestID()
             let request: JSONValue = ["v": 1, "id": .string(id), "params": .object(object)]
-            let exchange = WireExchange(
-                address: address, credentials: nil, timeoutMilliseconds: options.timeoutMilliseconds, peerName: useCase)
+            // A CURVE svcd (--client-keys) publishes its use-case key: encrypt, with our key.
+            let credentials = try endpoints.useCaseServerKey.map { serverKey throws(CtlFailure) in
+                guard CurveCredentials.isZ85Key(serverKey) else {
+                    throw CtlFailure(ExitStatus.unavailable, "endpoints.json holds a malformed useCaseServerKey")
+                }
+                return try CurveCredentials.client(of: serverKey, options: options.common, endpoints: endpoints)
+            }
+            var exchange = WireExchange(
+                address: address, credentials: credentials, timeoutMilliseconds: options.timeoutMilliseconds, peerName: useCase)
+            exchange.allowList = "svcd's --client-keys file"
             let envelope = try exchange.send(request, id: id)
             let ok = envelope["ok"]?.boolValue == true
             if options.json {

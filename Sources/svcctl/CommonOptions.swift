@@ -11,10 +11,10 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds to wait for an answer.")
     var timeout: Double = 5
 
-    @Option(name: .long, help: "File with the client's CURVE public key (default: svcd's local admin key).")
+    @Option(name: .long, help: "File with the client's CURVE public key, for the admin endpoint and, when svcd runs with --client-keys, the use-case endpoints (default: svcd's local admin key).")
     var publicKeyFile: String?
 
-    @Option(name: .long, help: "File with the client's CURVE secret key (default: svcd's local admin key).")
+    @Option(name: .long, help: "File with the client's CURVE secret key (see --public-key-file; default: svcd's local admin key).")
     var secretKeyFile: String?
 
     func validate() throws {

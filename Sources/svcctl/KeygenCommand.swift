@@ -9,18 +9,23 @@ import Glibc
 import Darwin
 #endif
 
-/// `svcctl keygen`: makes a new CURVE client key pair in `DATA_DIR/keys/` and allows it on the
-/// admin endpoint by appending its public key to `DATA_DIR/keys/authorized_keys`. Local only.
+/// `svcctl keygen`: makes a new CURVE client key pair in `DATA_DIR/keys/` and allows it by
+/// appending its public key to an allow-list: the admin endpoint's `DATA_DIR/keys/authorized_keys`,
+/// or with `--client-keys FILE` the use-case endpoints' list (svcd's `--client-keys FILE`). Both
+/// lists are read at every handshake, so the key works at once. Local only.
 struct KeygenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keygen",
-        abstract: "Create an admin client key pair in DATA_DIR/keys/ and add it to authorized_keys."
+        abstract: "Create a client key pair in DATA_DIR/keys/ and add it to authorized_keys (admin) or to a --client-keys FILE (use cases)."
     )
 
     @OptionGroup var options: GlobalOptions
 
     @Option(name: .long, help: "Base name of the key files (default client-<UTC timestamp>); letters, digits, '.', '_', '-'.")
     var name: String?
+
+    @Option(name: .long, help: "Allow the key on the use-case endpoints of an svcd started with --client-keys FILE: append it to FILE (created if missing) instead of keys/authorized_keys.")
+    var clientKeys: String?
 
     func validate() throws {
         if let name { try Self.check(name: name) }
@@ -42,7 +47,7 @@ struct KeygenCommand: ParsableCommand {
             let keysDirectory = URL(fileURLWithPath: options.dataDirectory).appendingPathComponent("keys")
             let publicPath = keysDirectory.appendingPathComponent("\(keyName).public").path
             let secretPath = keysDirectory.appendingPathComponent("\(keyName).secret").path
-            let authorizedPath = keysDirectory.appendingPathComponent("authorized_keys").path
+            let authorizedPath = clientKeys.map(absolutePath) ?? keysDirectory.appendingPathComponent("authorized_keys").path
             do {
                 try FileManager.default.createDirectory(
                     atPath: keysDirectory.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -52,12 +57,15 @@ struct KeygenCommand: ParsableCommand {
             for path in [publicPath, secretPath] where FileManager.default.fileExists(atPath: path) {
                 throw CtlFailure(ExitStatus.usage, "\(path) already exists; choose another --name")
             }
-            let keys: ZMQCurveKeyPair
-            do throws(ZMQError) {
-                keys = try ZMQCurveKeyPair.generate()
-            } catch {
-                throw CtlFailure(ExitStatus.unavailable, "cannot generate a CURVE key pair: \(error)")
-            }
+            var keys: ZMQCurveKeyPair
+            repeat {
+                do throws(ZMQError) {
+                    keys = try ZMQCurveKeyPair.generate()
+                } catch {
+                    throw CtlFailure(ExitStatus.unavailable, "cannot generate a CURVE key pair: \(error)")
+                }
+                // A line starting with '#' is a comment in the allow-lists, and Z85 has '#'.
+            } while keys.publicKey.hasPrefix("#")
             try Self.createExclusively(secretPath, contents: keys.secretKey + "\n", mode: 0o600)
             do throws(CtlFailure) {
                 try Self.createExclusively(publicPath, contents: keys.publicKey + "\n", mode: 0o644)

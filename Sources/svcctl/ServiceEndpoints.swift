@@ -19,6 +19,8 @@ struct ServiceEndpoints {
     let adminClientPublicKeyFile: String?
     /// Path of the local admin client's secret key file.
     let adminClientSecretKeyFile: String?
+    /// The use-case endpoints' CURVE public key (Z85), when svcd runs with `--client-keys`.
+    let useCaseServerKey: String?
     /// Use-case names and addresses, in file order.
     let useCases: [(name: String, address: String)]
 
@@ -56,6 +58,7 @@ struct ServiceEndpoints {
             adminServerKey: value["adminServerKey"]?.stringValue,
             adminClientPublicKeyFile: value["adminClientPublicKeyFile"]?.stringValue,
             adminClientSecretKeyFile: value["adminClientSecretKeyFile"]?.stringValue,
+            useCaseServerKey: value["useCaseServerKey"]?.stringValue,
             useCases: useCases
         ))
     }

@@ -161,7 +161,10 @@ struct StressCommand: ParsableCommand {
 
     /// Finds every instance named; exit 69 when none of them is running.
     private func locateInstances() throws(CtlFailure) -> StressCluster {
-        let instances = try targets.endpointsFiles().map { StressInstance.locate(name: $0.name, endpointsFile: $0.endpointsFile) }
+        var instances: [StressInstance] = []
+        for target in try targets.endpointsFiles() {
+            instances.append(try StressInstance.locate(name: target.name, endpointsFile: target.endpointsFile, options: options))
+        }
         guard instances.contains(where: { $0.endpoints != nil }) else {
             if instances.count == 1 { throw CtlFailure(ExitStatus.unavailable, instances[0].absence ?? "svcd is not running") }
             let reasons = instances.map { "\($0.name): \($0.absence ?? "not running")" }

@@ -2,7 +2,7 @@ import Foundation
 import WireJSON
 import ZeroMQ
 
-/// CURVE client credentials for the admin endpoint (all keys Z85, 40 characters).
+/// CURVE client credentials (all keys Z85, 40 characters).
 struct CurveCredentials {
     /// The server's public key.
     let serverKey: String
@@ -24,9 +24,42 @@ struct CurveCredentials {
         return line
     }
 
+    /// The credentials for a server with `serverKey`: the key files `--public-key-file` and
+    /// `--secret-key-file` name when given, otherwise svcd's local admin key files (named in
+    /// endpoints.json).
+    static func client(of serverKey: String, options: CommonOptions, endpoints: ServiceEndpoints) throws(CtlFailure) -> CurveCredentials {
+        let publicPath: String
+        let secretPath: String
+        if let publicKeyFile = options.publicKeyFile, let secretKeyFile = options.secretKeyFile {
+            publicPath = absolutePath(publicKeyFile)
+            secretPath = absolutePath(secretKeyFile)
+        } else if let publicKeyFile = endpoints.adminClientPublicKeyFile, let secretKeyFile = endpoints.adminClientSecretKeyFile {
+            publicPath = publicKeyFile
+            secretPath = secretKeyFile
+        } else {
+            throw CtlFailure(ExitStatus.unavailable, "endpoints.json names no admin client key files; pass --public-key-file and --secret-key-file")
+        }
+        return CurveCredentials(
+            serverKey: serverKey,
+            publicKey: try readKey(at: publicPath, what: "public key"),
+            secretKey: try readKey(at: secretPath, what: "secret key")
+        )
+    }
+
     /// Whether `text` is a 40-character Z85 key (32 bytes).
     static func isZ85Key(_ text: String) -> Bool {
         text.utf8.count == ZMQCurve.z85KeyLength && Z85.decode(text)?.count == ZMQCurve.keyLength
+    }
+}
+
+extension ZMQSocket {
+    /// Makes this (client) socket a CURVE client with `credentials`; `nil` leaves it plaintext.
+    /// Call before connecting.
+    func useCurve(_ credentials: CurveCredentials?) throws(ZMQError) {
+        guard let credentials else { return }
+        try setCurveServerKey(credentials.serverKey)
+        try setCurvePublicKey(credentials.publicKey)
+        try setCurveSecretKey(credentials.secretKey)
     }
 }
 
@@ -44,6 +77,8 @@ struct WireExchange {
     let timeoutMilliseconds: Int
     /// What is being talked to, for messages ("the admin endpoint", "GetRestaurant").
     let peerName: String
+    /// The file that lists the keys this peer admits, for the message when it refuses ours.
+    var allowList = "keys/authorized_keys"
 
     /// A fresh request id.
     static func makeRequestID() -> String {
@@ -67,11 +102,7 @@ struct WireExchange {
         let dealer = try context.makeSocket(.dealer)
         defer { dealer.close() }
         try dealer.setLinger(0)
-        if let credentials {
-            try dealer.setCurveServerKey(credentials.serverKey)
-            try dealer.setCurvePublicKey(credentials.publicKey)
-            try dealer.setCurveSecretKey(credentials.secretKey)
-        }
+        try dealer.useCurve(credentials)
         let monitorEndpoint = "inproc://svcctl-monitor-\(UInt64.random(in: 0...UInt64.max))"
         try dealer.startMonitor(monitorEndpoint, events: [
             .connected, .connectRetried, .disconnected, .handshakeSucceeded,
@@ -121,7 +152,7 @@ struct WireExchange {
                     case .handshakeFailedAuth:
                         throw CtlFailure(
                             ExitStatus.unavailable,
-                            "\(peerName) at \(address) rejected this client key (is its public key in keys/authorized_keys?)")
+                            "\(peerName) at \(address) rejected this client key (is its public key in \(allowList)?)")
                     case .handshakeFailedProtocol, .handshakeFailedNoDetail:
                         handshakeTrouble = "the security handshake with \(peerName) at \(address) failed"
                     case .disconnected where !handshakeDone:

@@ -13,4 +13,11 @@ enum HostAddress {
         var v4 = in_addr()
         return inet_pton(AF_INET, host, &v4) == 1
     }
+
+    /// Whether `host` is an IPv4 loopback address (127.0.0.0/8): reachable from this machine only.
+    static func isLoopback(_ host: String) -> Bool {
+        var v4 = in_addr()
+        guard inet_pton(AF_INET, host, &v4) == 1 else { return false }
+        return UInt32(bigEndian: v4.s_addr) >> 24 == 127
+    }
 }

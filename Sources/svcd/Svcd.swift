@@ -47,6 +47,12 @@ struct Svcd: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Option(name: .long, help: "File of client public keys (Z85, one per line; # starts a comment line) allowed on the use-case endpoints, which become CURVE servers (encrypted; unlisted clients get no connection). Changes apply without a restart.")
+    var clientKeys: String?
+
+    @Flag(name: .long, help: "Serve the use-case endpoints in plaintext on a --host that is not a loopback address (without --client-keys svcd refuses to).")
+    var allowPlaintext = false
+
     @Option(name: .long, parsing: .unconditional, help: "Requests each use case may have taken and not yet answered; beyond that, requests are answered overloaded at once.")
     var maxInFlight: Int = ServiceConfiguration().maxInFlight
 
@@ -56,6 +62,15 @@ struct Svcd: AsyncParsableCommand {
         }
         guard HostAddress.isBindable(host) else {
             throw ValidationError("--host \(host) is not an IPv4 address (e.g. 127.0.0.1, or 0.0.0.0 or * for all interfaces)")
+        }
+        if let clientKeys {
+            guard FileManager.default.isReadableFile(atPath: clientKeys) else {
+                throw ValidationError("--client-keys \(clientKeys): no such file, or not readable")
+            }
+        } else if !allowPlaintext && !HostAddress.isLoopback(host) {
+            throw ValidationError(
+                "--host \(host) is not a loopback address: the use-case endpoints would take plaintext requests from the network; give --client-keys FILE (CURVE, listed clients only) or --allow-plaintext"
+            )
         }
         guard (0...65_000).contains(portBase) else {
             throw ValidationError("--port-base must be between 0 and 65000")
@@ -106,6 +121,7 @@ struct Svcd: AsyncParsableCommand {
         configuration.store = ServiceConfiguration.StoreKind(rawValue: store) ?? .sqlite
         configuration.taxRate = TaxRate(decimal: taxRate)!
         configuration.maxInFlight = maxInFlight
+        configuration.clientKeysPath = clientKeys.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         if configuration.store == .postgres {
             configuration.databaseURL = try resolvedDatabaseURL.map { try PostgresURL(parsing: $0) }
             configuration.databaseConnections = databaseConnections

@@ -39,6 +39,12 @@ public struct AdminKeys: Sendable {
         )
     }
 
+    /// The use-case endpoints' key pair (`usecase-server.public` / `.secret` beside the admin
+    /// keys), created on first use: the key clients of a CURVE svcd (`--client-keys`) dial.
+    public func useCaseServer() throws -> ZMQCurveKeyPair {
+        try Self.pair(named: "usecase-server", in: directory)
+    }
+
     /// The pair `<name>.public` / `<name>.secret`: read if the secret exists (the public key is
     /// derived from it and must match the file), generated otherwise.
     private static func pair(named name: String, in directory: String) throws -> ZMQCurveKeyPair {

@@ -22,7 +22,11 @@ extension AdminOperations {
                     ]))),
                 ]))))
             }
-            return .object(JSONObject([("useCases", .object(JSONObject(useCases)))]))
+            return .object(JSONObject([
+                ("useCases", .object(JSONObject(useCases))),
+                // Clients refused at the CURVE handshake (`--client-keys`); 0 for plaintext endpoints.
+                ("refusedClients", .int(authenticator?.refusedHandshakes ?? 0)),
+            ]))
         case "prometheus":
             return .object(JSONObject([("text", .string(PrometheusText.render(collected)))]))
         default:

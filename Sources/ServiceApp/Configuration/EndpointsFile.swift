@@ -15,14 +15,17 @@ public struct EndpointsFile: Sendable, Hashable {
     public var adminClientPublicKeyFile: String?
     /// Absolute path of the local admin client's secret key file.
     public var adminClientSecretKeyFile: String?
+    /// The use-case endpoints' CURVE public key (Z85) when they are CURVE servers.
+    public var useCaseServerKey: String?
     /// Use case name → bound address.
     public var useCases: [String: String]
 
     /// Creates the description.
     public init(
         pid: Int32, admin: String? = nil, adminServerKey: String? = nil, adminClientPublicKeyFile: String? = nil,
-        adminClientSecretKeyFile: String? = nil, useCases: [String: String]
+        adminClientSecretKeyFile: String? = nil, useCaseServerKey: String? = nil, useCases: [String: String]
     ) {
+        self.useCaseServerKey = useCaseServerKey
         self.pid = pid
         self.admin = admin
         self.adminServerKey = adminServerKey
@@ -44,7 +47,7 @@ public struct EndpointsFile: Sendable, Hashable {
         writer.int(Int(pid))
         for (key, value) in [
             ("admin", admin), ("adminServerKey", adminServerKey), ("adminClientPublicKeyFile", adminClientPublicKeyFile),
-            ("adminClientSecretKeyFile", adminClientSecretKeyFile),
+            ("adminClientSecretKeyFile", adminClientSecretKeyFile), ("useCaseServerKey", useCaseServerKey),
         ] {
             guard let value else { continue }
             writer.key(key)
@@ -88,7 +91,8 @@ public struct EndpointsFile: Sendable, Hashable {
         return EndpointsFile(
             pid: Int32(pid), admin: value["admin"]?.stringValue, adminServerKey: value["adminServerKey"]?.stringValue,
             adminClientPublicKeyFile: value["adminClientPublicKeyFile"]?.stringValue,
-            adminClientSecretKeyFile: value["adminClientSecretKeyFile"]?.stringValue, useCases: useCases
+            adminClientSecretKeyFile: value["adminClientSecretKeyFile"]?.stringValue,
+            useCaseServerKey: value["useCaseServerKey"]?.stringValue, useCases: useCases
         )
     }
 }

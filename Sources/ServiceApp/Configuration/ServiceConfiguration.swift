@@ -28,6 +28,10 @@ public struct ServiceConfiguration: Sendable {
         set { endpoint.maxInFlight = newValue }
     }
 
+    /// The file of client public keys allowed on the use-case endpoints (``ClientKeyList``);
+    /// with it every use-case endpoint is a CURVE server. `nil`: plaintext.
+    public var clientKeysPath: String?
+
     /// The PostgreSQL database of ``StoreKind/postgres``.
     public var databaseURL: PostgresURL?
     /// Connections to PostgreSQL this instance keeps open at most.

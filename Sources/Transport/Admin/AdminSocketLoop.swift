@@ -11,7 +11,7 @@ final class AdminSocketLoop {
     private let router: ZMQSocket
     private let zap: ZMQSocket
     private let poller = ZMQPoller()
-    private let authorizedKeysPath: String
+    private let authorizedKeys: ClientKeyList
     private let outbox: ReplyOutbox
     private let control: EndpointControl
     private let deliver: AsyncStream<(Envelope, AdminRequest)>.Continuation
@@ -56,7 +56,7 @@ final class AdminSocketLoop {
             throw error
         }
         self.context = context
-        self.authorizedKeysPath = authorizedKeysPath
+        authorizedKeys = ClientKeyList(path: authorizedKeysPath)
         self.outbox = outbox
         self.control = control
         self.deliver = deliver
@@ -113,7 +113,7 @@ final class AdminSocketLoop {
             var clientKey = ""
             if mechanism == "CURVE", request.count >= 7, let key = Z85.encode(request[6]) {
                 clientKey = key
-                allowed = authorizedKeys().contains(key)
+                allowed = authorizedKeys.allows(key)
             }
             if !allowed {
                 logger.warning("admin connection refused", metadata: ["mechanism": "\(mechanism)", "clientKey": "\(clientKey)"])
@@ -122,17 +122,6 @@ final class AdminSocketLoop {
             let text = allowed ? "OK" : "client key not authorised"
             _ = try? zap.sendMultipart([Array("1.0".utf8), requestId, Array(status.utf8), Array(text.utf8), Array(clientKey.utf8), []])
         }
-    }
-
-    /// The allow-list: one Z85 public key per line; blank lines and `#` comments ignored.
-    private func authorizedKeys() -> Set<String> {
-        guard let text = try? String(contentsOfFile: authorizedKeysPath, encoding: .utf8) else { return [] }
-        var keys = Set<String>()
-        for line in text.split(whereSeparator: \.isNewline) {
-            let key = line.trimmingCharacters(in: .whitespaces)
-            if key.utf8.count == ZMQCurve.z85KeyLength, !key.hasPrefix("#") { keys.insert(key) }
-        }
-        return keys
     }
 
     private func receiveRequests() {

@@ -23,6 +23,11 @@ public struct EndpointConfiguration: Sendable, Hashable {
     /// waits for a round trip and one at a time would cap an endpoint at one read per round trip.
     public var concurrentReads = false
 
+    /// The service's CURVE secret key (Z85) when the endpoints are CURVE servers (`svcd
+    /// --client-keys`): traffic is encrypted and the context's ``ZAPAuthenticator`` decides who
+    /// may connect. `nil`: plaintext.
+    public var curveServerSecretKey: String?
+
     /// The defaults: 1024 in flight, 1 MiB messages, batches of 64, 2 s / 6 s heartbeats.
     public init() {}
 }

@@ -45,6 +45,10 @@ final class SocketLoop {
             try socket.setReceiveHighWaterMark(configuration.receiveHighWaterMark)
             try socket.setHeartbeatInterval(configuration.heartbeatIntervalMilliseconds)
             try socket.setHeartbeatTimeout(configuration.heartbeatTimeoutMilliseconds)
+            if let secretKey = configuration.curveServerSecretKey {
+                try socket.setCurveServer(true)
+                try socket.setCurveSecretKey(secretKey)
+            }
             boundEndpoint = try socket.bind(address)
         } catch {
             socket.close()

@@ -72,6 +72,7 @@ final class BatchCaller {
         do throws(ZMQError) {
             let socket = try context.makeSocket(.dealer)
             try socket.setLinger(0)
+            try socket.useCurve(cluster.instances[current].credentials)
             try socket.connect(address)
             sockets[useCase] = socket
             return socket

@@ -111,7 +111,8 @@ struct StressClient {
         func connection(to instance: Int) throws(ZMQError) -> StressInstanceSockets {
             if let open = connections[instance] { return open }
             let opened = try StressInstanceSockets(
-                instance: instance, context: plan.context, addresses: plan.addresses[instance] ?? [:], useCases: useCases,
+                instance: instance, context: plan.context, addresses: plan.addresses[instance] ?? [:], credentials: cluster.instances[instance].credentials,
+                useCases: useCases,
                 sendHighWaterMark: Int32(clamping: plan.maxOutstanding * 2),
                 monitorEndpoint: cluster.canFailOver ? "inproc://stress-client-\(plan.index)-instance-\(instance)" : nil)
             connections[instance] = opened

@@ -8,14 +8,23 @@ struct StressInstance: Sendable {
     let endpoints: ServiceEndpoints?
     /// Why it was not found running, if it was not.
     let absence: String?
+    /// The CURVE credentials for its use-case endpoints when it runs with `--client-keys`.
+    let credentials: CurveCredentials?
 
-    /// Reads the instance's endpoints.json (see ``ServiceEndpoints/locate(endpointsFile:)``).
-    static func locate(name: String, endpointsFile: String) -> StressInstance {
+    /// Reads the instance's endpoints.json (see ``ServiceEndpoints/locate(endpointsFile:)``) and,
+    /// for a CURVE instance, the client key files of `options` (or svcd's local admin key).
+    static func locate(name: String, endpointsFile: String, options: CommonOptions) throws(CtlFailure) -> StressInstance {
         switch ServiceEndpoints.locate(endpointsFile: endpointsFile) {
         case .success(let endpoints):
-            StressInstance(name: name, endpointsFile: endpointsFile, endpoints: endpoints, absence: nil)
+            let credentials = try endpoints.useCaseServerKey.map { serverKey throws(CtlFailure) in
+                guard CurveCredentials.isZ85Key(serverKey) else {
+                    throw CtlFailure(ExitStatus.unavailable, "\(endpointsFile) holds a malformed useCaseServerKey")
+                }
+                return try CurveCredentials.client(of: serverKey, options: options, endpoints: endpoints)
+            }
+            return StressInstance(name: name, endpointsFile: endpointsFile, endpoints: endpoints, absence: nil, credentials: credentials)
         case .failure(let absence):
-            StressInstance(name: name, endpointsFile: endpointsFile, endpoints: nil, absence: absence.description)
+            return StressInstance(name: name, endpointsFile: endpointsFile, endpoints: nil, absence: absence.description, credentials: nil)
         }
     }
 }

@@ -15,7 +15,7 @@ final class StressInstanceSockets {
     /// Connects a DEALER to each of `useCases` that has an address; with `monitorEndpoint`, also
     /// watches the first one's connection. On failure, whatever was opened is closed.
     init(
-        instance: Int, context: ZMQContext, addresses: [String: String], useCases: [String], sendHighWaterMark: Int32,
+        instance: Int, context: ZMQContext, addresses: [String: String], credentials: CurveCredentials?, useCases: [String], sendHighWaterMark: Int32,
         monitorEndpoint: String?
     ) throws(ZMQError) {
         self.instance = instance
@@ -26,6 +26,7 @@ final class StressInstanceSockets {
                 dealers.append(socket)
                 try socket.setLinger(0)
                 try socket.setSendHighWaterMark(sendHighWaterMark)
+                try socket.useCurve(credentials)
                 if let monitorEndpoint, monitor == nil {
                     // Watched before it connects, so no event is missed.
                     try socket.startMonitor(monitorEndpoint, events: [.disconnected])
