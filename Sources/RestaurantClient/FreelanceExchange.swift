@@ -45,6 +45,8 @@ struct FreelanceExchange: Sendable {
         let instance: Int
         let address: String
         let fileStamp: EndpointsFileStamp?
+        /// CURVE: the server's public key and our pair; `nil`: plaintext.
+        let curve: (serverKey: String, clientKeys: ClientKeys)?
     }
 
     /// The blocking exchange with failover and retries. Must run on a thread of its own.
@@ -60,7 +62,9 @@ struct FreelanceExchange: Sendable {
 
         for attempt in 0..<attempts {
             let order = roster.failoverOrder(turn: turn, lastTried: lastTried, excluded: excluded)
-            guard let target = firstUsable(of: order, for: job.useCase, roster: roster, excluded: &excluded, why: &whyExcluded) else {
+            guard let target = firstUsable(
+                of: order, for: job.useCase, roster: roster, clientKeys: job.options.clientKeys, excluded: &excluded, why: &whyExcluded
+            ) else {
                 break
             }
 
@@ -70,7 +74,7 @@ struct FreelanceExchange: Sendable {
                 useCase: job.useCase, number: attempt, instance: target.instance, address: target.address,
                 idempotencyKey: job.idempotencyKey))
 
-            switch attemptOnce(job, address: target.address, context: context) {
+            switch attemptOnce(job, target: target, context: context) {
             case .reply(let reply):
                 switch decode(reply, requestID: job.requestID) {
                 case .success(let result):
@@ -107,7 +111,7 @@ struct FreelanceExchange: Sendable {
     /// looks at join `excluded`, with the reason in `why` (an unreadable `endpoints.json` also
     /// starts a cool-down).
     private static func firstUsable(
-        of order: [Int], for useCase: UseCase, roster: FailoverRoster, excluded: inout Set<Int>,
+        of order: [Int], for useCase: UseCase, roster: FailoverRoster, clientKeys: ClientKeys?, excluded: inout Set<Int>,
         why: inout RestaurantClientError?
     ) -> Target? {
         for index in order {
@@ -118,7 +122,16 @@ struct FreelanceExchange: Sendable {
                 why = error
             case .success(let resolved):
                 if let address = resolved.addresses[useCase] {
-                    return Target(instance: index, address: address, fileStamp: resolved.stamp)
+                    guard let serverKey = resolved.serverKey else {
+                        return Target(instance: index, address: address, fileStamp: resolved.stamp, curve: nil)
+                    }
+                    if let keys = roster.instances[index].clientKeys ?? clientKeys {
+                        return Target(instance: index, address: address, fileStamp: resolved.stamp, curve: (serverKey, keys))
+                    }
+                    excluded.insert(index)
+                    why = .invalidArgument(
+                        "instance \(index) serves CURVE only (svcd --client-keys): give RestaurantClientOptions.clientKeys or SvcdInstance.keyed(_:clientKeys:)")
+                    continue
                 }
                 excluded.insert(index)
                 why = .unavailable("no address for \(useCase.rawValue)")
@@ -141,7 +154,8 @@ struct FreelanceExchange: Sendable {
 
     /// One send/receive on a fresh REQ socket, closed before returning; at most
     /// ``RestaurantClientOptions/timeout`` from socket creation to reply.
-    private static func attemptOnce(_ job: Job, address: String, context: ZMQContext) -> Attempt {
+    private static func attemptOnce(_ job: Job, target: Target, context: ZMQContext) -> Attempt {
+        let address = target.address
         let clock = ContinuousClock()
         let deadline = clock.now + job.options.timeout
         let socket: ZMQSocket
@@ -154,6 +168,11 @@ struct FreelanceExchange: Sendable {
         do {
             try socket.setLinger(0)
             try socket.setSendTimeout(milliseconds(deadline - clock.now))
+            if let (serverKey, keys) = target.curve {
+                try socket.setCurveServerKey(serverKey)
+                try socket.setCurvePublicKey(keys.publicKey)
+                try socket.setCurveSecretKey(keys.secretKey)
+            }
             try socket.connect(address)
         } catch {
             return .unreachable(.unavailable("cannot connect to \(address) for \(job.useCase.rawValue): \(error)"))

@@ -11,20 +11,24 @@ final class InstanceEndpoints: Sendable {
     struct Resolved: Sendable {
         let addresses: [UseCase: String]
         let stamp: EndpointsFileStamp?
+        /// The use-case endpoints' CURVE public key; `nil`: plaintext.
+        var serverKey: String?
     }
 
     let location: SvcdInstance
+    /// The instance's own client keys (``SvcdInstance/keyed(_:clientKeys:)``).
+    let clientKeys: ClientKeys?
     private let cache = Mutex<Resolved?>(nil)
 
-    init(_ location: SvcdInstance) {
-        self.location = location
+    init(_ instance: SvcdInstance) {
+        (location, clientKeys) = instance.unkeyed
     }
 
     /// The addresses as last resolved; empty before the first successful read of a file.
     var lastKnownAddresses: [UseCase: String] {
         switch location {
-        case .addresses(let map): map
-        case .endpointsFile: cache.withLock { $0?.addresses ?? [:] }
+        case .addresses(let map), .curveAddresses(let map, _): map
+        case .endpointsFile, .keyed: cache.withLock { $0?.addresses ?? [:] }
         }
     }
 
@@ -41,7 +45,9 @@ final class InstanceEndpoints: Sendable {
         let path: String
         switch location {
         case .addresses(let map): return .success(Resolved(addresses: map, stamp: nil))
+        case .curveAddresses(let map, let serverKey): return .success(Resolved(addresses: map, stamp: nil, serverKey: serverKey))
         case .endpointsFile(let file): path = file
+        case .keyed: preconditionFailure("a keyed instance is unwrapped at init")
         }
         if let stamp = EndpointsFileStamp.current(path), let cached = cache.withLock({ $0 }), cached.stamp == stamp {
             return .success(cached)
@@ -49,18 +55,18 @@ final class InstanceEndpoints: Sendable {
         guard let file = EndpointsFileStamp.read(path) else {
             return .failure(.unavailable("cannot read \(path); is svcd running?"))
         }
-        let addresses: [UseCase: String]
+        let resolved: Resolved
         switch Self.parseEndpoints(file.bytes, path: path) {
-        case .success(let map): addresses = map
+        case .success(let parsed): resolved = Resolved(addresses: parsed.addresses, stamp: file.stamp, serverKey: parsed.serverKey)
         case .failure(let error): return .failure(error)
         }
-        let resolved = Resolved(addresses: addresses, stamp: file.stamp)
         cache.withLock { $0 = resolved }
         return .success(resolved)
     }
 
-    /// The `useCases` map of an `endpoints.json` (unknown use-case names are ignored).
-    static func parseEndpoints(_ bytes: [UInt8], path: String) -> Result<[UseCase: String], RestaurantClientError> {
+    /// The `useCases` map of an `endpoints.json` (unknown use-case names are ignored) and its
+    /// `useCaseServerKey`, if any.
+    static func parseEndpoints(_ bytes: [UInt8], path: String) -> Result<(addresses: [UseCase: String], serverKey: String?), RestaurantClientError> {
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)
@@ -76,6 +82,10 @@ final class InstanceEndpoints: Sendable {
                 map[useCase] = address
             }
         }
-        return .success(map)
+        let serverKey = value["useCaseServerKey"]?.stringValue
+        if let serverKey, !ClientKeys.isKey(serverKey) {
+            return .failure(.unavailable("\(path) holds a malformed useCaseServerKey"))
+        }
+        return .success((map, serverKey))
     }
 }

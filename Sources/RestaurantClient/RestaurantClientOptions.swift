@@ -34,6 +34,10 @@ public struct RestaurantClientOptions: Sendable, Hashable {
     /// The longest cool-down, reached by doubling ``coolDown`` per consecutive failure
     /// (default 16 s).
     public var maxCoolDown: Duration
+    /// The client key pair for instances whose use-case endpoints are CURVE servers (svcd
+    /// `--client-keys`; their `endpoints.json` has `useCaseServerKey`), unless an instance has
+    /// its own (``SvcdInstance/keyed(_:clientKeys:)``). Plaintext instances ignore it.
+    public var clientKeys: ClientKeys?
 
     /// Creates options; the defaults are 5 s timeout, 2 retries, 50 ms initial back-off, 1 s
     /// cool-down doubling up to 16 s. Negative values count as 0.

@@ -25,7 +25,8 @@ public final class WireClient {
     public let socket: ZMQSocket
     public let type: ZMQSocketType
 
-    public init(_ type: ZMQSocketType, connectTo address: String, receiveTimeout milliseconds: Int32) throws {
+    /// A client of `address`; with `curve`, a CURVE client of that server key with that pair.
+    public init(_ type: ZMQSocketType, connectTo address: String, receiveTimeout milliseconds: Int32, curve: CurveClient? = nil) throws {
         self.type = type
         context = try ZMQContext()
         do {
@@ -33,6 +34,11 @@ public final class WireClient {
             try socket.setLinger(0)
             try socket.setReceiveTimeout(milliseconds)
             try socket.setSendTimeout(5000)
+            if let curve {
+                try socket.setCurveServerKey(curve.serverKey)
+                try socket.setCurvePublicKey(curve.keys.publicKey)
+                try socket.setCurveSecretKey(curve.keys.secretKey)
+            }
             try socket.connect(address)
         } catch {
             context.terminate()
@@ -90,21 +96,35 @@ public final class WireClient {
     }
 }
 
+/// What a CURVE client needs: the server's public key and its own pair (Z85).
+public struct CurveClient: Sendable {
+    /// The server's public key.
+    public let serverKey: String
+    /// The client's pair.
+    public let keys: ZMQCurveKeyPair
+
+    /// A client of `serverKey` with `keys`.
+    public init(serverKey: String, keys: ZMQCurveKeyPair) {
+        self.serverKey = serverKey
+        self.keys = keys
+    }
+}
+
 /// Opens a client on a fresh thread, runs `body` with it and always closes it.
 public func withClient<T: Sendable>(
-    _ type: ZMQSocketType, _ address: String, receiveTimeout milliseconds: Int32 = 5000,
+    _ type: ZMQSocketType, _ address: String, receiveTimeout milliseconds: Int32 = 5000, curve: CurveClient? = nil,
     _ body: @escaping @Sendable (WireClient) throws -> T
 ) async throws -> T {
     try await onThread {
-        let client = try WireClient(type, connectTo: address, receiveTimeout: milliseconds)
+        let client = try WireClient(type, connectTo: address, receiveTimeout: milliseconds, curve: curve)
         defer { client.close() }
         return try body(client)
     }
 }
 
 /// One request on a fresh REQ socket; fails the test on timeout.
-public func call(_ address: String, _ body: [UInt8], receiveTimeout milliseconds: Int32 = 5000) async throws -> Reply {
-    let reply = try await withClient(.req, address, receiveTimeout: milliseconds) { client in try client.call(body) }
+public func call(_ address: String, _ body: [UInt8], receiveTimeout milliseconds: Int32 = 5000, curve: CurveClient? = nil) async throws -> Reply {
+    let reply = try await withClient(.req, address, receiveTimeout: milliseconds, curve: curve) { client in try client.call(body) }
     guard let reply else { throw NoReply(address: address, milliseconds: milliseconds) }
     return reply
 }

@@ -1,0 +1,42 @@
+import Foundation
+import ZeroMQ
+
+/// A client's CURVE key pair (Z85, 40 characters each), for the use-case endpoints of an svcd
+/// started with `--client-keys FILE` whose FILE lists ``publicKey``.
+public struct ClientKeys: Sendable, Hashable {
+    /// The public key, as listed in svcd's client key file.
+    public let publicKey: String
+    /// The secret key; never sent anywhere.
+    public let secretKey: String
+
+    /// A pair from its two keys.
+    /// - Throws: ``RestaurantClientError/invalidArgument(_:)`` unless both are 40-character Z85 keys.
+    public init(publicKey: String, secretKey: String) throws(RestaurantClientError) {
+        guard Self.isKey(publicKey), Self.isKey(secretKey) else {
+            throw .invalidArgument("a CURVE key is 40 Z85 characters")
+        }
+        self.publicKey = publicKey
+        self.secretKey = secretKey
+    }
+
+    /// The pair in two key files, each holding one key on its first line (as `svcctl keygen`
+    /// writes them).
+    /// - Throws: ``RestaurantClientError/invalidArgument(_:)`` when a file cannot be read or holds
+    ///   no key.
+    public init(publicKeyFile: String, secretKeyFile: String) throws(RestaurantClientError) {
+        try self.init(publicKey: try Self.readKey(publicKeyFile), secretKey: try Self.readKey(secretKeyFile))
+    }
+
+    private static func readKey(_ path: String) throws(RestaurantClientError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .invalidArgument("cannot read the key file \(path)") }
+        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        } ?? ""
+        guard isKey(line) else { throw .invalidArgument("\(path) does not hold a 40-character Z85 key") }
+        return line
+    }
+
+    static func isKey(_ text: String) -> Bool {
+        text.utf8.count == ZMQCurve.z85KeyLength && Z85.decode(text)?.count == ZMQCurve.keyLength
+    }
+}
