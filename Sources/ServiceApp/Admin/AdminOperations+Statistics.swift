@@ -2,8 +2,8 @@ import Transport
 import WireJSON
 
 extension AdminOperations {
-    /// `stats`: per use case, in endpoint order, requests, errors by code, in flight and latency
-    /// percentiles (µs); with `{"format": "prometheus"}`, the same as Prometheus exposition text.
+    /// `stats`: per use case, in endpoint order, requests, errors by code, in flight, replies
+    /// dropped for vanished peers and latency percentiles (µs); with `{"format": "prometheus"}`, the same as Prometheus exposition text.
     func statistics(format: JSONValue?) throws -> JSONValue {
         let collected = endpoints.map { (name: $0.name.rawValue, statistics: $0.statistics()) }
         switch format?.stringValue {
@@ -16,6 +16,7 @@ extension AdminOperations {
                     ("requests", .int(statistics.requests)),
                     ("errors", .object(JSONObject(errors))),
                     ("inFlight", .int(statistics.inFlight)),
+                    ("droppedReplies", .int(statistics.droppedReplies)),
                     ("latencyMicros", .object(JSONObject([
                         ("p50", .double(latency.p50)), ("p90", .double(latency.p90)),
                         ("p99", .double(latency.p99)), ("max", .double(latency.max)),

@@ -98,14 +98,15 @@ public final class UseCaseEndpoint: Service, Sendable {
     }
 
     /// What this endpoint has answered since it was created: requests by outcome (including
-    /// those the transport refused itself), the requests in flight now and latency percentiles.
+    /// those the transport refused itself), the requests in flight now, the replies dropped for
+    /// vanished peers and latency percentiles.
     ///
     /// Safe from any thread at any time: it copies the recorded state under a lock the socket
     /// thread holds only while it records a batch, and never waits for that thread to be idle.
     /// A request is counted before its reply is sent, so a client that has its reply finds it
     /// counted.
     public func statistics() -> UseCaseStatistics {
-        statisticsRecorder.snapshot(inFlight: counters.inFlight)
+        statisticsRecorder.snapshot(inFlight: counters.inFlight, droppedReplies: counters.droppedReplies)
     }
 
     /// Closes the socket without serving what is queued; for an endpoint whose `run()` never

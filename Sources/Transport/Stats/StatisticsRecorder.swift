@@ -79,8 +79,8 @@ final class StatisticsRecorder: Sendable {
         requestCounters[index].increment()
     }
 
-    /// A snapshot, with `inFlight` as given; safe from any thread.
-    func snapshot(inFlight: Int) -> UseCaseStatistics {
+    /// A snapshot, with `inFlight` and `droppedReplies` as given; safe from any thread.
+    func snapshot(inFlight: Int, droppedReplies: Int) -> UseCaseStatistics {
         let copy = state.withLock { $0 }
         var errors: [String: Int] = [:]
         for index in 1..<copy.counts.count where copy.counts[index] > 0 {
@@ -93,7 +93,7 @@ final class StatisticsRecorder: Sendable {
             p99: Double(histogram.valueAtPercentile(99)),
             max: Double(histogram.maxRecorded)
         )
-        return UseCaseStatistics(requests: copy.counts.reduce(0, +), errors: errors, inFlight: inFlight, latencyMicros: latency)
+        return UseCaseStatistics(requests: copy.counts.reduce(0, +), errors: errors, inFlight: inFlight, droppedReplies: droppedReplies, latencyMicros: latency)
     }
 
     /// The index of an outcome in ``outcomeLabels``: 0 for success.
