@@ -14,11 +14,12 @@ struct Repositories: Sendable {
 
 /// Opens the configured store and its repositories: SQLite (migrated, its read models loaded),
 /// PostgreSQL (connection pool started, schema migrated under an advisory lock) or memory.
-func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, logger: Logger) async throws -> (ServiceStore, Repositories) {
+/// The SQLite store's group commits are recorded through `metrics`.
+func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metrics: ServiceMetrics, logger: Logger) async throws -> (ServiceStore, Repositories) {
     switch configuration.store {
     case .sqlite:
         let opened = ContinuousClock.now
-        let sqlite = try SQLiteStore(path: configuration.storePath, clock: clock)
+        let sqlite = try SQLiteStore(path: configuration.storePath, clock: clock, metrics: metrics.factory)
         do {
             let restaurants = try await SQLiteRestaurantRepository(store: sqlite)
             let repositories = Repositories(

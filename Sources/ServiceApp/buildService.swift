@@ -11,14 +11,18 @@ import ZeroMQ
 /// repositories, ports and use cases, seeds sample data if asked, binds one endpoint per use
 /// case in the contract's order, writes `endpoints.json` and returns the service ready to run.
 /// `svcd` and the integration tests both call it.
+///
+/// Every metric is recorded in `metrics` (by default a registry of this service's own, so
+/// services built side by side in one process do not mix their counts).
 public func buildService(
-    configuration: ServiceConfiguration, logger: Logger = Logger(label: "svcd"), logLevel: LogLevelControl? = nil
+    configuration: ServiceConfiguration, logger: Logger = Logger(label: "svcd"), logLevel: LogLevelControl? = nil,
+    metrics: ServiceMetrics = ServiceMetrics()
 ) async throws -> RestaurantService {
     let startedAt = ContinuousClock.now
     try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
 
     let clock = SystemWallClock()
-    let (store, repositories) = try await openStore(configuration, clock: clock, logger: logger)
+    let (store, repositories) = try await openStore(configuration, clock: clock, metrics: metrics, logger: logger)
     let catalog: UseCaseCatalog
     do {
         if configuration.seedSample {
@@ -50,14 +54,16 @@ public func buildService(
             endpointLogger[metadataKey: "useCase"] = "\(route.name.rawValue)"
             let endpoint = try UseCaseEndpoint(
                 route: route, address: configuration.address(offset: route.name.portOffset), context: context,
-                configuration: endpointConfiguration, availability: availability, logger: endpointLogger
+                configuration: endpointConfiguration, availability: availability, logger: endpointLogger,
+                metrics: metrics.factory
             )
             addresses[route.name] = try await endpoint.start()
             endpoints.append(endpoint)
         }
         let operations = AdminOperations(
             availability: availability, endpoints: endpoints, useCaseAddresses: addresses, store: store,
-            logLevel: logLevel, late: late, startedAt: startedAt, taxRate: configuration.taxRate, logger: logger
+            logLevel: logLevel, late: late, startedAt: startedAt, taxRate: configuration.taxRate, metrics: metrics,
+            logger: logger
         )
         var adminLogger = logger
         adminLogger[metadataKey: "endpoint"] = "admin"

@@ -2,6 +2,7 @@ import ArgumentParser
 import Domain
 import Foundation
 import Logging
+import Metrics
 import Persistence
 import ServiceApp
 
@@ -86,6 +87,10 @@ struct Svcd: AsyncParsableCommand {
         // The admin endpoint's setLogLevel changes this control; every handler follows it.
         let levelControl = LogLevelControl(Logger.Level(rawValue: logLevel) ?? .info)
         LoggingSystem.bootstrap { label in levelControl.handler(label: label) }
+        // Once per process, here and not in buildService: the service records through the
+        // factory it is handed, and libraries that use the global system land in the same text.
+        let metrics = ServiceMetrics()
+        MetricsSystem.bootstrap(metrics.factory)
         var configuration = ServiceConfiguration()
         configuration.dataDirectory = dataDir ?? ProcessInfo.processInfo.environment["SVC_DATA_DIR"] ?? configuration.dataDirectory
         configuration.host = host
@@ -99,7 +104,7 @@ struct Svcd: AsyncParsableCommand {
             configuration.databaseConnections = databaseConnections
         }
         let logger = Logger(label: "svcd")
-        let service = try await buildService(configuration: configuration, logger: logger, logLevel: levelControl)
+        let service = try await buildService(configuration: configuration, logger: logger, logLevel: levelControl, metrics: metrics)
         try await service.run()
         logger.info("svcd stopped")
     }

@@ -195,7 +195,7 @@ private func expectExactlyOneReplyEach(_ replies: [Reply], prefix: String, count
         }
     }
 
-    @Test func repliesDroppedForAVanishedPeerAreReportedByAdminStats() async throws {
+    @Test func repliesDroppedForAVanishedPeerAreReportedByAdminStatsAndPrometheusText() async throws {
         try await withService(running: false) { harness in
             let address = try harness.address(.loadFeed)
             let endpoint = try harness.endpoint(.loadFeed)
@@ -217,6 +217,11 @@ private func expectExactlyOneReplyEach(_ replies: [Reply], prefix: String, count
             #expect(stats.ok == true, "\(stats)")
             #expect(stats.result?["useCases"]?["LoadFeed"]?["droppedReplies"]?.intValue == dropped, "\(stats)")
             #expect(stats.result?["useCases"]?["GetMenu"]?["droppedReplies"]?.intValue == 0, "\(stats)")
+
+            let prometheus = try #require(try await adminCall(dataDirectory: harness.dataDirectory, op: "stats", params: ["format": "prometheus"]))
+            let text = prometheus.result?["text"]?.stringValue ?? ""
+            #expect(text.contains("# TYPE svc_replies_dropped_total counter"), "\(text)")
+            #expect(text.contains("svc_replies_dropped_total{use_case=\"LoadFeed\"} \(dropped)\n"), "\(text)")
         }
     }
 

@@ -3,13 +3,15 @@ import WireJSON
 
 extension AdminOperations {
     /// `stats`: per use case, in endpoint order, requests, errors by code, in flight, replies
-    /// dropped for vanished peers and latency percentiles (µs); with `{"format": "prometheus"}`, the same as Prometheus exposition text.
+    /// dropped for vanished peers and latency percentiles (µs); with `{"format": "prometheus"}`,
+    /// the service's metrics registry as Prometheus exposition text (what `GET /metrics` serves).
     func statistics(format: JSONValue?) throws -> JSONValue {
-        let collected = endpoints.map { (name: $0.name.rawValue, statistics: $0.statistics()) }
         switch format?.stringValue {
         case nil where format == nil || format == .null, "json":
             var useCases: [(String, JSONValue)] = []
-            for (name, statistics) in collected {
+            for endpoint in endpoints {
+                let name = endpoint.name.rawValue
+                let statistics = endpoint.statistics()
                 let errors = statistics.errors.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) }
                 let latency = statistics.latencyMicros
                 useCases.append((name, .object(JSONObject([
@@ -25,7 +27,7 @@ extension AdminOperations {
             }
             return .object(JSONObject([("useCases", .object(JSONObject(useCases)))]))
         case "prometheus":
-            return .object(JSONObject([("text", .string(PrometheusText.render(collected)))]))
+            return .object(JSONObject([("text", .string(metrics.exposition()))]))
         default:
             throw WireError(.invalidInput, "format must be \"json\" (the default) or \"prometheus\"")
         }

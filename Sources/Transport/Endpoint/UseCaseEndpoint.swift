@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import ServiceLifecycle
 import ZeroMQ
 
@@ -12,7 +13,7 @@ public final class UseCaseEndpoint: Service, Sendable {
     /// The hosted use case.
     public let name: UseCaseName
     /// Transport counts (in flight, dropped replies, transport-level rejections).
-    public let counters = EndpointCounters()
+    public let counters: EndpointCounters
 
     private let context: ZMQContext
     private let address: String
@@ -27,13 +28,16 @@ public final class UseCaseEndpoint: Service, Sendable {
     private let requests: AsyncStream<[InboundRequest]>
     private let deliver: AsyncStream<[InboundRequest]>.Continuation
 
-    /// Creates an endpoint that will bind `address` (e.g. `tcp://127.0.0.1:7101`).
+    /// Creates an endpoint that will bind `address` (e.g. `tcp://127.0.0.1:7101`). Its
+    /// swift-metrics counters, gauge and timer come from `metrics` (by default the process-wide
+    /// `MetricsSystem.factory`).
     public init(
         route: UseCaseRoute, address: String, context: ZMQContext, configuration: EndpointConfiguration,
-        availability: ServiceAvailability, logger: Logger
+        availability: ServiceAvailability, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory
     ) throws {
         self.name = route.name
-        self.statisticsRecorder = StatisticsRecorder(useCase: route.name.rawValue)
+        self.counters = EndpointCounters(useCase: route.name.rawValue, metrics: metrics)
+        self.statisticsRecorder = StatisticsRecorder(useCase: route.name.rawValue, metrics: metrics)
         self.context = context
         self.address = address
         self.configuration = configuration

@@ -11,9 +11,9 @@ import Synchronization
 /// computed after the lock is released, so a reader never holds up the socket thread for longer
 /// than the copy, and never waits for the socket thread to become idle.
 ///
-/// Also feeds swift-metrics: a `Counter` "svc_requests_total" per outcome and a `Timer`
-/// "svc_request_duration", all created here once (no-ops unless a `MetricsSystem` is
-/// bootstrapped).
+/// Also feeds swift-metrics, through the factory it is given: a `Counter` "svc_requests_total"
+/// per outcome and a `Timer` "svc_request_duration_seconds" (a histogram in Prometheus), all
+/// created here once.
 final class StatisticsRecorder: Sendable {
     /// Latencies above this (in microseconds) are recorded as this.
     static let highestTrackableMicros: UInt64 = 60_000_000
@@ -36,12 +36,12 @@ final class StatisticsRecorder: Sendable {
     private let requestCounters: [Counter]
     private let duration: Timer
 
-    /// Creates empty statistics and the metrics of the use case named `useCase`.
-    init(useCase: String) {
+    /// Creates empty statistics and, from `metrics`, the metrics of the use case named `useCase`.
+    init(useCase: String, metrics: any MetricsFactory) {
         requestCounters = Self.outcomeLabels.map { outcome in
-            Counter(label: "svc_requests_total", dimensions: [("use_case", useCase), ("outcome", outcome)])
+            Counter(label: "svc_requests_total", dimensions: [("use_case", useCase), ("outcome", outcome)], factory: metrics)
         }
-        duration = Timer(label: "svc_request_duration", dimensions: [("use_case", useCase)])
+        duration = Timer(label: "svc_request_duration_seconds", dimensions: [("use_case", useCase)], factory: metrics)
     }
 
     /// Socket thread: records replies from the host, all queued for sending at `now`.
