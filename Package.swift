@@ -59,9 +59,12 @@ let package = Package(
             "Domain", "Persistence", "Transport", "ZeroMQ", "WireJSON",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            // The Prometheus registry every metric is recorded in.
+            // The monitoring HTTP listener (NIOHTTP1) and the registry it serves.
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .executableTarget(name: "svcd", dependencies: [
             "ServiceApp", "Persistence",

@@ -24,6 +24,9 @@ struct Svcd: AsyncParsableCommand {
     @Option(name: .long, help: "Admin endpoint port; use cases bind the ports after it (0: ephemeral ports).")
     var portBase: Int = 7100
 
+    @Option(name: .long, help: "Serve GET /metrics (Prometheus), /healthz and /readyz over HTTP on this port of --host (default: no HTTP listener; 0: an ephemeral port).")
+    var httpPort: Int?
+
     @Flag(name: .long, help: "Load the deterministic sample data set when the store is empty.")
     var seedSample = false
 
@@ -57,6 +60,9 @@ struct Svcd: AsyncParsableCommand {
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let httpPort, !(0...65_535).contains(httpPort) {
+            throw ValidationError("--http-port must be between 0 and 65535")
         }
         guard (1...1_000_000).contains(maxInFlight) else {
             throw ValidationError("--max-in-flight must be between 1 and 1000000")
@@ -99,6 +105,7 @@ struct Svcd: AsyncParsableCommand {
         configuration.store = ServiceConfiguration.StoreKind(rawValue: store) ?? .sqlite
         configuration.taxRate = TaxRate(decimal: taxRate)!
         configuration.maxInFlight = maxInFlight
+        configuration.httpPort = httpPort
         if configuration.store == .postgres {
             configuration.databaseURL = try resolvedDatabaseURL.map { try PostgresURL(parsing: $0) }
             configuration.databaseConnections = databaseConnections

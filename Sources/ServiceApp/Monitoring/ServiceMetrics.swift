@@ -3,7 +3,7 @@ import Prometheus
 
 /// The service's metrics in one Prometheus registry: the swift-metrics factory that the
 /// endpoints and the SQLite store record through, and the exposition text of everything they
-/// recorded, which the admin `stats` op (format `prometheus`) serves.
+/// recorded, which `GET /metrics` and the admin `stats` op (format `prometheus`) both serve.
 ///
 /// The composition root hands the factory to every part explicitly, so several services in one
 /// process (the tests) each have their own registry; `svcd` also bootstraps `MetricsSystem` with
