@@ -2,7 +2,8 @@
 # Installs what building and testing the service needs on a Debian machine that already has
 # the Swift toolchain: libzmq and SQLite (C libraries + headers), PostgreSQL (the tests start
 # throwaway servers of their own with Deploy/postgres-dev.sh; Debian's system cluster is never
-# used) and pyzmq (the outside client the wire tests and examples use). Idempotent; needs root
+# used), pyzmq (the outside client the wire tests and examples use) and prometheus_client (whose
+# parser the monitoring tests check svcd's /metrics text with). Idempotent; needs root
 # (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -32,4 +33,9 @@ fi
 if ! python3 -c 'import zmq' 2>/dev/null; then
     echo "installing pyzmq" >&2
     python3 -m pip install --quiet pyzmq || python3 -m pip install --quiet --break-system-packages pyzmq
+fi
+
+if ! python3 -c 'import prometheus_client' 2>/dev/null; then
+    echo "installing prometheus_client" >&2
+    python3 -m pip install --quiet prometheus_client || python3 -m pip install --quiet --break-system-packages prometheus_client
 fi

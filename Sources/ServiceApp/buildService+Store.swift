@@ -14,14 +14,15 @@ struct Repositories: Sendable {
 
 /// Opens the configured store and its repositories: SQLite (migrated, its read models loaded),
 /// PostgreSQL (connection pool started, schema migrated under an advisory lock) or memory.
-func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, logger: Logger) async throws -> (ServiceStore, Repositories) {
+/// The SQLite store's group commits are recorded through `metrics`.
+func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metrics: ServiceMetrics, logger: Logger) async throws -> (ServiceStore, Repositories) {
     switch configuration.store {
     case .sqlite:
         let opened = ContinuousClock.now
         try DataDirectory.restrictStoreFiles(configuration.storePath)
         let sqlite: SQLiteStore
         do {
-            sqlite = try SQLiteStore(path: configuration.storePath, clock: clock)
+            sqlite = try SQLiteStore(path: configuration.storePath, clock: clock, metrics: metrics.factory)
         } catch {
             throw StoreOpenFailure(description: "cannot open the SQLite store \(configuration.storePath): \(error)", reachable: true)
         }

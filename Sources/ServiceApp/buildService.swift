@@ -9,10 +9,15 @@ import ZeroMQ
 
 /// The composition root: the one function that knows every concrete type. It builds the
 /// repositories, ports and use cases, seeds sample data if asked, binds one endpoint per use
-/// case in the contract's order, writes `endpoints.json` and returns the service ready to run.
-/// `svcd` and the integration tests both call it.
+/// case in the contract's order, binds the monitoring HTTP listener if
+/// ``ServiceConfiguration/httpPort`` is set, writes `endpoints.json` and returns the service
+/// ready to run. `svcd` and the integration tests both call it.
+///
+/// Every metric is recorded in `metrics` (by default a registry of this service's own, so
+/// services built side by side in one process do not mix their counts).
 public func buildService(
-    configuration: ServiceConfiguration, logger: Logger = Logger(label: "svcd"), logLevel: LogLevelControl? = nil
+    configuration: ServiceConfiguration, logger: Logger = Logger(label: "svcd"), logLevel: LogLevelControl? = nil,
+    metrics: ServiceMetrics = ServiceMetrics()
 ) async throws -> RestaurantService {
     let startedAt = ContinuousClock.now
     try DataDirectory.prepare(configuration.dataDirectory)
@@ -20,7 +25,7 @@ public func buildService(
     let lock = try DataDirectoryLock(dataDirectory: configuration.dataDirectory)
 
     let clock = SystemWallClock()
-    let (store, repositories) = try await openStore(configuration, clock: clock, logger: logger)
+    let (store, repositories) = try await openStore(configuration, clock: clock, metrics: metrics, logger: logger)
     let catalog: UseCaseCatalog
     do {
         if configuration.seedSample {
@@ -56,15 +61,27 @@ public func buildService(
     var endpoints: [UseCaseEndpoint] = []
     var addresses: [UseCaseName: String] = [:]
     let admin: AdminEndpoint
+    var monitoring: MonitoringHTTPListener?
     do {
         // The handler first: a CURVE endpoint bound without one would admit any client key.
         try await authenticator?.start(in: context)
+        // First, so a port in use stops start-up before any socket thread exists. Nothing is
+        // answered before the group runs it, by when every endpoint is bound.
+        if let httpPort = configuration.httpPort {
+            var monitoringLogger = logger
+            monitoringLogger[metadataKey: "endpoint"] = "http"
+            monitoring = try await MonitoringHTTPListener.bind(
+                host: configuration.host, port: httpPort,
+                routes: MonitoringRoutes(metrics: metrics, availability: availability, store: store), logger: monitoringLogger
+            )
+        }
         for route in UseCaseRoute.all(catalog) {
             var endpointLogger = logger
             endpointLogger[metadataKey: "useCase"] = "\(route.name.rawValue)"
             let endpoint = try UseCaseEndpoint(
                 route: route, address: configuration.address(offset: route.name.portOffset), context: context,
-                configuration: endpointConfiguration, availability: availability, logger: endpointLogger
+                configuration: endpointConfiguration, availability: availability, logger: endpointLogger,
+                metrics: metrics.factory
             )
             addresses[route.name] = try await EndpointBindFailure.naming(route.name.rawValue, configuration.address(offset: route.name.portOffset)) {
                 try await endpoint.start()
@@ -73,7 +90,8 @@ public func buildService(
         }
         let operations = AdminOperations(
             availability: availability, endpoints: endpoints, useCaseAddresses: addresses, store: store,
-            logLevel: logLevel, late: late, startedAt: startedAt, taxRate: configuration.taxRate, authenticator: authenticator, logger: logger
+            logLevel: logLevel, late: late, startedAt: startedAt, taxRate: configuration.taxRate, metrics: metrics,
+            authenticator: authenticator, logger: logger
         )
         var adminLogger = logger
         adminLogger[metadataKey: "endpoint"] = "admin"
@@ -92,6 +110,7 @@ public func buildService(
         )
         try file.write(to: configuration.dataDirectory)
     } catch {
+        await monitoring?.close()
         for endpoint in endpoints { endpoint.abort() }
         context.terminate()
         try? await store.close()
@@ -102,8 +121,10 @@ public func buildService(
         configuration: ServiceGroupConfiguration(
             // Graceful shutdown goes in reverse order: the use cases drain first, the admin
             // endpoint (which may have asked for the shutdown) answers until the end, and a
-            // PostgreSQL store's connection pool closes after that.
-            services: store.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) } + [
+            // PostgreSQL store's connection pool closes after that. The monitoring listener
+            // stops just before the pool, so probes see /readyz turn 503 during the drain.
+            services: store.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+                + (monitoring.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
                 ServiceGroupConfiguration.ServiceConfiguration(service: admin),
                 ServiceGroupConfiguration.ServiceConfiguration(service: IdempotencyKeyPruner(
                     bindings: repositories.idempotency, clock: clock, interval: .seconds(3600), logger: logger
@@ -114,7 +135,9 @@ public func buildService(
         )
     )
     late.attach(group)
-    logger.info("svcd ready", metadata: ["useCases": "\(endpoints.count)", "dataDirectory": "\(configuration.dataDirectory)"])
+    var readyMetadata: Logger.Metadata = ["useCases": "\(endpoints.count)", "dataDirectory": "\(configuration.dataDirectory)"]
+    if let monitoring { readyMetadata["http"] = "\(monitoring.boundAddress)" }
+    logger.info("svcd ready", metadata: readyMetadata)
     return RestaurantService(
         useCaseAddresses: addresses, endpoints: endpoints, availability: availability, dataDirectory: configuration.dataDirectory, store: store,
         context: context, group: group, lock: lock

@@ -1,11 +1,12 @@
 import ArgumentParser
 import WireJSON
 
-/// `svcctl stats`: per-use-case request counts, errors, in-flight requests and latency.
+/// `svcctl stats`: per-use-case request counts, errors, in-flight requests, replies dropped for
+/// vanished peers and latency.
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show per-use-case requests, errors, in-flight requests and latency percentiles."
+        abstract: "Show per-use-case requests, errors, in-flight requests, dropped replies and latency percentiles."
     )
 
     /// Output formats of `stats`.
@@ -16,7 +17,7 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(name: .long, help: "table (default) or prometheus (svcd's Prometheus exposition text).")
+    @Option(name: .long, help: "table (default) or prometheus (svcd's Prometheus exposition text, as its GET /metrics serves it).")
     var format: Format = .table
 
     func run() throws {
@@ -36,7 +37,8 @@ struct StatsCommand: ParsableCommand {
         }
     }
 
-    /// One row per use case: requests, errors (total and by code), in flight, p50/p90/p99/max µs.
+    /// One row per use case: requests, errors (total and by code), in flight, p50/p90/p99/max µs,
+    /// replies dropped because the peer had gone ("-" from an svcd that does not report them).
     static func render(_ result: JSONValue) -> String {
         var rows: [[String]] = []
         for member in result["useCases"]?.objectValue ?? JSONObject() {
@@ -52,13 +54,14 @@ struct StatsCommand: ParsableCommand {
                 String(errorTotal),
                 plainText(stats["inFlight"]),
                 micros(latency?["p50"]), micros(latency?["p90"]), micros(latency?["p99"]), micros(latency?["max"]),
+                plainText(stats["droppedReplies"]),
                 byCode,
             ])
         }
         return renderTable(
-            headers: ["USE CASE", "REQUESTS", "ERRORS", "IN FLIGHT", "P50 µs", "P90 µs", "P99 µs", "MAX µs", "ERROR CODES"],
+            headers: ["USE CASE", "REQUESTS", "ERRORS", "IN FLIGHT", "P50 µs", "P90 µs", "P99 µs", "MAX µs", "DROPPED", "ERROR CODES"],
             rows: rows,
-            rightAligned: [1, 2, 3, 4, 5, 6, 7]
+            rightAligned: [1, 2, 3, 4, 5, 6, 7, 8]
         )
     }
 

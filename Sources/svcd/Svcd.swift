@@ -2,6 +2,7 @@ import ArgumentParser
 import Domain
 import Foundation
 import Logging
+import Metrics
 import Persistence
 import ServiceApp
 
@@ -28,6 +29,9 @@ struct Svcd: AsyncParsableCommand {
     // message naming the option), not an unknown flag.
     @Option(name: .long, parsing: .unconditional, help: "Admin endpoint port; use cases bind the ports after it (0: ephemeral ports).")
     var portBase: Int = 7100
+
+    @Option(name: .long, help: "Serve GET /metrics (Prometheus), /healthz and /readyz over HTTP on this port of --host (default: no HTTP listener; 0: an ephemeral port).")
+    var httpPort: Int?
 
     @Flag(name: .long, help: "Load the deterministic sample data set when the store is empty.")
     var seedSample = false
@@ -81,6 +85,9 @@ struct Svcd: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        if let httpPort, !(0...65_535).contains(httpPort) {
+            throw ValidationError("--http-port must be between 0 and 65535")
+        }
         guard (1...1_000_000).contains(maxInFlight) else {
             throw ValidationError("--max-in-flight must be between 1 and 1000000")
         }
@@ -113,6 +120,10 @@ struct Svcd: AsyncParsableCommand {
         // The admin endpoint's setLogLevel changes this control; every handler follows it.
         let levelControl = LogLevelControl(Logger.Level(rawValue: logLevel) ?? .info)
         LoggingSystem.bootstrap { label in levelControl.handler(label: label) }
+        // Once per process, here and not in buildService: the service records through the
+        // factory it is handed, and libraries that use the global system land in the same text.
+        let metrics = ServiceMetrics()
+        MetricsSystem.bootstrap(metrics.factory)
         var configuration = ServiceConfiguration()
         configuration.dataDirectory = dataDir ?? ProcessInfo.processInfo.environment["SVC_DATA_DIR"] ?? configuration.dataDirectory
         configuration.host = host
@@ -122,6 +133,7 @@ struct Svcd: AsyncParsableCommand {
         configuration.taxRate = TaxRate(decimal: taxRate)!
         configuration.maxInFlight = maxInFlight
         configuration.clientKeysPath = clientKeys.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        configuration.httpPort = httpPort
         if configuration.store == .postgres {
             configuration.databaseURL = try resolvedDatabaseURL.map { try PostgresURL(parsing: $0) }
             configuration.databaseConnections = databaseConnections
@@ -129,7 +141,7 @@ struct Svcd: AsyncParsableCommand {
         let logger = Logger(label: "svcd")
         let service: RestaurantService
         do {
-            service = try await buildService(configuration: configuration, logger: logger, logLevel: levelControl)
+            service = try await buildService(configuration: configuration, logger: logger, logLevel: levelControl, metrics: metrics)
         } catch {
             logger.critical("svcd cannot start: \(error)")
             printError("svcd: cannot start: \(error)")

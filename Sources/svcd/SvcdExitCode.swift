@@ -11,8 +11,8 @@ enum SvcdExitCode {
     /// `EX_UNAVAILABLE`: the database (`--store postgres`) did not answer at start-up; trying
     /// again later may work.
     static let storeUnreachable: Int32 = 69
-    /// `EX_OSERR`: an endpoint could not bind its address (port in use, not an address of
-    /// this machine).
+    /// `EX_OSERR`: an endpoint (or the `--http-port` listener) could not bind its address (port
+    /// in use, not an address of this machine).
     static let cannotBind: Int32 = 71
     /// `EX_CANTCREAT`: the data directory is in use by another svcd (its lock is held).
     static let dataDirectoryInUse: Int32 = 73
@@ -25,7 +25,7 @@ enum SvcdExitCode {
         switch error {
         case is DataDirectoryInUse: dataDirectoryInUse
         case is DataDirectoryError: dataDirectoryUnusable
-        case is EndpointBindFailure: cannotBind
+        case is EndpointBindFailure, is HTTPListenFailure: cannotBind
         case let failure as StoreOpenFailure: failure.reachable ? dataDirectoryUnusable : storeUnreachable
         default: failed
         }

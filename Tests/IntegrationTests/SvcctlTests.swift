@@ -296,7 +296,7 @@ private func writeEndpointsFile(
                 return FakeAdminEndpoint.ok(request, [
                     "useCases": [
                         "GetRestaurant": [
-                            "requests": 12, "errors": ["not_found": 2, "invalid_input": 1], "inFlight": 0,
+                            "requests": 12, "errors": ["not_found": 2, "invalid_input": 1], "inFlight": 0, "droppedReplies": 4,
                             "latencyMicros": ["p50": 180, "p90": 410.5, "p99": 1200, "max": 2500],
                         ],
                     ],
@@ -334,7 +334,8 @@ private func writeEndpointsFile(
             #expect(stats.status == 0, "\(stats)")
             let row = try #require(stats.stdout.split(separator: "\n").first { $0.hasPrefix("GetRestaurant") })
             let cells = row.split(separator: " ").map(String.init)
-            #expect(Array(cells.prefix(8)) == ["GetRestaurant", "12", "3", "0", "180", "410.5", "1200", "2500"], "\(row)")
+            #expect(Array(cells.prefix(9)) == ["GetRestaurant", "12", "3", "0", "180", "410.5", "1200", "2500", "4"], "\(row)")
+            #expect(stats.stdout.contains("DROPPED"), "\(stats.stdout)")
             let statsJSON = try await svcctl(["stats", "--json", "--data-dir", directory])
             #expect(try json(statsJSON)["useCases"]?["GetRestaurant"]?["requests"]?.intValue == 12)
             let prometheus = try await svcctl(["stats", "--format", "prometheus", "--data-dir", directory])
@@ -487,6 +488,7 @@ extension SvcctlTests {
                 #expect(getRestaurant?["requests"]?.intValue == 2, "\(stats.stdout)")
                 #expect(getRestaurant?["errors"] == ["not_found": 1], "\(stats.stdout)")
                 #expect(getRestaurant?["inFlight"]?.intValue == 0)
+                #expect(getRestaurant?["droppedReplies"]?.intValue == 0, "\(stats.stdout)")
                 #expect(getRestaurant?["latencyMicros"]?["p99"]?.doubleValue != nil)
                 let table = try await svcctl(["stats", "--data-dir", dataDirectory])
                 let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("GetRestaurant ") })

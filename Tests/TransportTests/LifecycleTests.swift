@@ -195,6 +195,36 @@ private func expectExactlyOneReplyEach(_ replies: [Reply], prefix: String, count
         }
     }
 
+    @Test func repliesDroppedForAVanishedPeerAreReportedByAdminStatsAndPrometheusText() async throws {
+        try await withService(running: false) { harness in
+            let address = try harness.address(.loadFeed)
+            let endpoint = try harness.endpoint(.loadFeed)
+            let count = 20
+            // As above: the endpoint holds every request in flight before the DEALER vanishes,
+            // so no reply can reach it.
+            let accepted = try await withClient(.dealer, address) { client in
+                for index in 0..<count { try client.send(body: request(id: "gone-\(index)")) }
+                return pollOnThread(timeout: 5) { endpoint.counters.inFlight == count }
+            }
+            #expect(accepted, "the endpoint did not accept all \(count) requests")
+            harness.startRunning()
+            #expect(await waitUntil(timeout: 10) { endpoint.counters.inFlight == 0 }, "the endpoint finishes the vanished peer's requests")
+            let dropped = endpoint.counters.droppedReplies
+            #expect(dropped > 0 && dropped <= count, "dropped: \(dropped)")
+            #expect(endpoint.statistics().droppedReplies == dropped)
+
+            let stats = try #require(try await adminCall(dataDirectory: harness.dataDirectory, op: "stats"))
+            #expect(stats.ok == true, "\(stats)")
+            #expect(stats.result?["useCases"]?["LoadFeed"]?["droppedReplies"]?.intValue == dropped, "\(stats)")
+            #expect(stats.result?["useCases"]?["GetMenu"]?["droppedReplies"]?.intValue == 0, "\(stats)")
+
+            let prometheus = try #require(try await adminCall(dataDirectory: harness.dataDirectory, op: "stats", params: ["format": "prometheus"]))
+            let text = prometheus.result?["text"]?.stringValue ?? ""
+            #expect(text.contains("# TYPE svc_replies_dropped_total counter"), "\(text)")
+            #expect(text.contains("svc_replies_dropped_total{use_case=\"LoadFeed\"} \(dropped)\n"), "\(text)")
+        }
+    }
+
     @Test func vanishedPeerDoesNotHurtTheEndpointAndItsRepliesAreCountedAsDropped() async throws {
         try await withService(running: false) { harness in
             let address = try harness.address(.loadFeed)

@@ -1,4 +1,5 @@
 import GRDB
+import Metrics
 import Synchronization
 
 /// Runs writes in shared transactions so that one commit (one fsync of the WAL) makes many
@@ -12,10 +13,16 @@ import Synchronization
 ///
 /// Batches run on GRDB's writer queue (a dispatch queue, never Swift's cooperative pool), which
 /// also serialises them with every other write to the database.
+///
+/// Every committed batch is also reported to swift-metrics: its size to the aggregating
+/// `Recorder` "svc_store_commit_batch_size" and the time from `BEGIN` to the end of `COMMIT`
+/// (the fsync included) to the `Timer` "svc_store_commit_duration_seconds".
 final class GroupCommitter: Sendable {
     private let writer: DatabasePool
     private let maximumBatch: Int
     private let state = Mutex(State())
+    private let batchSizes: Recorder
+    private let commitDurations: Timer
 
     private struct State {
         var pending: [PendingWrite] = []
@@ -35,9 +42,11 @@ final class GroupCommitter: Sendable {
         let fail: @Sendable (any Error) -> Void
     }
 
-    init(writer: DatabasePool, maximumBatch: Int = 1024) {
+    init(writer: DatabasePool, maximumBatch: Int = 1024, metrics: any MetricsFactory) {
         self.writer = writer
         self.maximumBatch = maximumBatch
+        batchSizes = Recorder(label: "svc_store_commit_batch_size", dimensions: [], aggregate: true, factory: metrics)
+        commitDurations = Timer(label: "svc_store_commit_duration_seconds", dimensions: [], factory: metrics)
     }
 
     /// Runs `body` in the next batch and returns its result once that batch is committed.
@@ -118,6 +127,7 @@ final class GroupCommitter: Sendable {
     /// a savepoint per write, so only the failing writes fail. Writes are pure functions of the
     /// database, so replaying them is safe.
     private func commit(_ batch: [PendingWrite], _ db: Database) {
+        let started = ContinuousClock.now
         var answers: [Answer] = []
         answers.reserveCapacity(batch.count)
         do {
@@ -148,6 +158,8 @@ final class GroupCommitter: Sendable {
             state.statistics.writes += batch.count
             state.statistics.largestBatch = max(state.statistics.largestBatch, batch.count)
         }
+        commitDurations.record(duration: ContinuousClock.now - started)
+        batchSizes.record(batch.count)
         for answer in answers { answer(nil) }
     }
 }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Metrics
 
 /// The SQLite database behind the repositories: one file in WAL mode with `synchronous = FULL`,
 /// so a committed transaction survives a power cut, and a ``GroupCommitter`` so that many
@@ -19,8 +20,10 @@ public final class SQLiteStore: Sendable {
     private let committer: GroupCommitter
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
-    /// `clock` stamps idempotency keys' bindings (their age decides when they are forgotten).
-    public init(path: String, clock: any WallClock = SystemWallClock()) throws {
+    /// `clock` stamps idempotency keys' bindings (their age decides when they are forgotten);
+    /// each group commit's size and duration go to `metrics` (by default the process-wide
+    /// `MetricsSystem.factory`).
+    public init(path: String, clock: any WallClock = SystemWallClock(), metrics: any MetricsFactory = MetricsSystem.factory) throws {
         self.clock = clock
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -31,7 +34,7 @@ public final class SQLiteStore: Sendable {
         pool = try DatabasePool(path: path, configuration: configuration)
         self.path = path
         try StoreSchema.migrator.migrate(pool)
-        committer = GroupCommitter(writer: pool)
+        committer = GroupCommitter(writer: pool, metrics: metrics)
     }
 
     /// Runs `body` in the next group commit; returns once it is durable.

@@ -21,6 +21,8 @@ struct AdminOperations: Sendable {
     let startedAt: ContinuousClock.Instant
     /// The rate new orders are taxed at, reported by `status` so clients can check order totals.
     let taxRate: TaxRate
+    /// Served as Prometheus text by `stats` with format `prometheus`.
+    let metrics: ServiceMetrics
     /// The use-case endpoints' ZAP handler when they are CURVE servers: `stats` reports its refusals.
     let authenticator: ZAPAuthenticator?
     let logger: Logger

@@ -36,6 +36,9 @@ public struct ServiceConfiguration: Sendable {
     public var databaseURL: PostgresURL?
     /// Connections to PostgreSQL this instance keeps open at most.
     public var databaseConnections: Int = 32
+    /// The port of the monitoring HTTP listener (`/metrics`, `/healthz`, `/readyz`) on
+    /// ``host``; `nil` (the default) runs none, 0 binds an ephemeral port.
+    public var httpPort: Int?
 
     /// Where the service keeps its data.
     public enum StoreKind: String, Sendable, CaseIterable {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import ServiceLifecycle
 import ZeroMQ
 
@@ -12,7 +13,7 @@ public final class UseCaseEndpoint: Service, Sendable {
     /// The hosted use case.
     public let name: UseCaseName
     /// Transport counts (in flight, dropped replies, transport-level rejections).
-    public let counters = EndpointCounters()
+    public let counters: EndpointCounters
 
     private let context: ZMQContext
     private let address: String
@@ -27,13 +28,16 @@ public final class UseCaseEndpoint: Service, Sendable {
     private let requests: AsyncStream<[InboundRequest]>
     private let deliver: AsyncStream<[InboundRequest]>.Continuation
 
-    /// Creates an endpoint that will bind `address` (e.g. `tcp://127.0.0.1:7101`).
+    /// Creates an endpoint that will bind `address` (e.g. `tcp://127.0.0.1:7101`). Its
+    /// swift-metrics counters, gauge and timer come from `metrics` (by default the process-wide
+    /// `MetricsSystem.factory`).
     public init(
         route: UseCaseRoute, address: String, context: ZMQContext, configuration: EndpointConfiguration,
-        availability: ServiceAvailability, logger: Logger
+        availability: ServiceAvailability, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory
     ) throws {
         self.name = route.name
-        self.statisticsRecorder = StatisticsRecorder(useCase: route.name.rawValue)
+        self.counters = EndpointCounters(useCase: route.name.rawValue, metrics: metrics)
+        self.statisticsRecorder = StatisticsRecorder(useCase: route.name.rawValue, metrics: metrics)
         self.context = context
         self.address = address
         self.configuration = configuration
@@ -98,14 +102,15 @@ public final class UseCaseEndpoint: Service, Sendable {
     }
 
     /// What this endpoint has answered since it was created: requests by outcome (including
-    /// those the transport refused itself), the requests in flight now and latency percentiles.
+    /// those the transport refused itself), the requests in flight now, the replies dropped for
+    /// vanished peers and latency percentiles.
     ///
     /// Safe from any thread at any time: it copies the recorded state under a lock the socket
     /// thread holds only while it records a batch, and never waits for that thread to be idle.
     /// A request is counted before its reply is sent, so a client that has its reply finds it
     /// counted.
     public func statistics() -> UseCaseStatistics {
-        statisticsRecorder.snapshot(inFlight: counters.inFlight)
+        statisticsRecorder.snapshot(inFlight: counters.inFlight, droppedReplies: counters.droppedReplies)
     }
 
     /// Closes the socket without serving what is queued; for an endpoint whose `run()` never

@@ -11,9 +11,9 @@ import Synchronization
 /// computed after the lock is released, so a reader never holds up the socket thread for longer
 /// than the copy, and never waits for the socket thread to become idle.
 ///
-/// Also feeds swift-metrics: a `Counter` "svc_requests_total" per outcome and a `Timer`
-/// "svc_request_duration", all created here once (no-ops unless a `MetricsSystem` is
-/// bootstrapped).
+/// Also feeds swift-metrics, through the factory it is given: a `Counter` "svc_requests_total"
+/// per outcome and a `Timer` "svc_request_duration_seconds" (a histogram in Prometheus), all
+/// created here once.
 final class StatisticsRecorder: Sendable {
     /// Latencies above this (in microseconds) are recorded as this.
     static let highestTrackableMicros: UInt64 = 60_000_000
@@ -36,12 +36,12 @@ final class StatisticsRecorder: Sendable {
     private let requestCounters: [Counter]
     private let duration: Timer
 
-    /// Creates empty statistics and the metrics of the use case named `useCase`.
-    init(useCase: String) {
+    /// Creates empty statistics and, from `metrics`, the metrics of the use case named `useCase`.
+    init(useCase: String, metrics: any MetricsFactory) {
         requestCounters = Self.outcomeLabels.map { outcome in
-            Counter(label: "svc_requests_total", dimensions: [("use_case", useCase), ("outcome", outcome)])
+            Counter(label: "svc_requests_total", dimensions: [("use_case", useCase), ("outcome", outcome)], factory: metrics)
         }
-        duration = Timer(label: "svc_request_duration", dimensions: [("use_case", useCase)])
+        duration = Timer(label: "svc_request_duration_seconds", dimensions: [("use_case", useCase)], factory: metrics)
     }
 
     /// Socket thread: records replies from the host, all queued for sending at `now`.
@@ -79,8 +79,8 @@ final class StatisticsRecorder: Sendable {
         requestCounters[index].increment()
     }
 
-    /// A snapshot, with `inFlight` as given; safe from any thread.
-    func snapshot(inFlight: Int) -> UseCaseStatistics {
+    /// A snapshot, with `inFlight` and `droppedReplies` as given; safe from any thread.
+    func snapshot(inFlight: Int, droppedReplies: Int) -> UseCaseStatistics {
         let copy = state.withLock { $0 }
         var errors: [String: Int] = [:]
         for index in 1..<copy.counts.count where copy.counts[index] > 0 {
@@ -93,7 +93,7 @@ final class StatisticsRecorder: Sendable {
             p99: Double(histogram.valueAtPercentile(99)),
             max: Double(histogram.maxRecorded)
         )
-        return UseCaseStatistics(requests: copy.counts.reduce(0, +), errors: errors, inFlight: inFlight, latencyMicros: latency)
+        return UseCaseStatistics(requests: copy.counts.reduce(0, +), errors: errors, inFlight: inFlight, droppedReplies: droppedReplies, latencyMicros: latency)
     }
 
     /// The index of an outcome in ``outcomeLabels``: 0 for success.

@@ -10,14 +10,18 @@ public struct UseCaseStatistics: Sendable, Hashable {
     public var errors: [String: Int]
     /// Requests accepted and not yet answered.
     public var inFlight: Int
+    /// Replies that could not be delivered: the peer had vanished (the ROUTER refused the
+    /// routing id) or had stopped reading (its queue was full). The requests themselves ran.
+    public var droppedReplies: Int
     /// Latency from receipt on the socket thread to the reply being queued, in microseconds.
     public var latencyMicros: LatencySummary
 
     /// Creates statistics from their parts.
-    public init(requests: Int, errors: [String: Int], inFlight: Int, latencyMicros: LatencySummary) {
+    public init(requests: Int, errors: [String: Int], inFlight: Int, droppedReplies: Int = 0, latencyMicros: LatencySummary) {
         self.requests = requests
         self.errors = errors
         self.inFlight = inFlight
+        self.droppedReplies = droppedReplies
         self.latencyMicros = latencyMicros
     }
 

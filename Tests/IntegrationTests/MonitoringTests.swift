@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import SvcdTestSupport
+import WireJSON
+import WireTestSupport
+
+/// Runs svcctl against a data directory.
+private func svcctl(_ arguments: [String]) async throws -> ToolOutcome {
+    try await runTool(try ExecutableLocator.svcctl(), arguments, timeout: 20)
+}
+
+/// Parses `text` with the Prometheus project's own Python parser and returns each family's
+/// name and type ("svc_requests" for the counter `svc_requests_total`, as that parser names it).
+private func parsedByPrometheusClient(_ text: String) async throws -> [String: String] {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString).txt")
+    try Data(text.utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let script = """
+    import json, sys
+    from prometheus_client.parser import text_string_to_metric_families
+    families = {}
+    for family in text_string_to_metric_families(open(sys.argv[1]).read()):
+        families[family.name] = family.type
+    print(json.dumps(families))
+    """
+    let outcome = try await runTool("/usr/bin/env", ["python3", "-c", script, file.path], timeout: 60)
+    #expect(outcome.status == 0, "prometheus_client could not parse the text: \(outcome.stderr)")
+    let parsed = try JSONParser.parse(Array(outcome.stdout.utf8))
+    var types: [String: String] = [:]
+    for member in parsed.objectValue ?? JSONObject() {
+        types[member.key] = member.value.stringValue
+    }
+    return types
+}
+
+/// `svcd --http-port`: Prometheus metrics, liveness and readiness over real HTTP from a real svcd.
+@Suite struct MonitoringTests {
+    @Test func metricsCountRequestsByUseCaseAndCodeWithLatencyHistogramsThatPrometheusParses() async throws {
+        let port = try LoopbackSocket.freePort()
+        try await withSvcd(seed: true, arguments: ["--http-port", String(port)]) { child in
+            let endpoints = try await child.endpoints()
+            let getRestaurant = try endpoints.address("GetRestaurant")
+            for index in 0..<3 {
+                let reply = try await call(getRestaurant, request(id: "ok-\(index)", params: ["restaurantId": "r-000001"]))
+                #expect(reply.ok == true, "\(reply)")
+            }
+            for index in 0..<2 {
+                let reply = try await call(getRestaurant, request(id: "missing-\(index)", params: ["restaurantId": "nope"]))
+                #expect(reply.code == "not_found", "\(reply)")
+            }
+            // A write, so the store has committed at least one batch through the endpoints too.
+            let registered = try await call(
+                try endpoints.address("RegisterUser"), request(id: "reg", params: ["name": "Metrics", "email": .string(uniqueEmail("metrics"))])
+            )
+            #expect(registered.ok == true, "\(registered)")
+
+            let metrics = try await HTTPProbe.request(port: port, path: "/metrics")
+            #expect(metrics.status == 200)
+            #expect(metrics.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+            let text = metrics.body
+            #expect(text.contains(#"svc_requests_total{use_case="GetRestaurant",outcome="ok"} 3"#), "\(text)")
+            #expect(text.contains(#"svc_requests_total{use_case="GetRestaurant",outcome="not_found"} 2"#), "\(text)")
+            #expect(text.contains(#"svc_requests_total{use_case="RegisterUser",outcome="ok"} 1"#), "\(text)")
+            #expect(text.contains("# TYPE svc_request_duration_seconds histogram"), "\(text)")
+            #expect(text.contains(#"svc_request_duration_seconds_count{use_case="GetRestaurant"} 5"#), "\(text)")
+            #expect(text.contains(#"svc_request_duration_seconds_bucket{use_case="GetRestaurant",le="+Inf"} 5"#), "\(text)")
+            #expect(text.contains("# TYPE svc_requests_in_flight gauge"), "\(text)")
+            #expect(text.contains(#"svc_requests_in_flight{use_case="GetRestaurant"} 0.0"#), "\(text)")
+            #expect(text.contains("# TYPE svc_replies_dropped_total counter"), "\(text)")
+            #expect(text.contains(#"svc_replies_dropped_total{use_case="GetRestaurant"} 0"#), "\(text)")
+            #expect(text.contains("# TYPE svc_store_commit_batch_size histogram"), "\(text)")
+            #expect(text.contains("# TYPE svc_store_commit_duration_seconds histogram"), "\(text)")
+            #expect(!text.contains("quantile="), "latency is a histogram, not quantile gauges")
+
+            let families = try await parsedByPrometheusClient(text)
+            #expect(families["svc_requests"] == "counter", "\(families)")
+            #expect(families["svc_request_duration_seconds"] == "histogram", "\(families)")
+            #expect(families["svc_requests_in_flight"] == "gauge", "\(families)")
+            #expect(families["svc_replies_dropped"] == "counter", "\(families)")
+            #expect(families["svc_store_commit_batch_size"] == "histogram", "\(families)")
+            #expect(families["svc_store_commit_duration_seconds"] == "histogram", "\(families)")
+
+            // The admin op serves the same registry, so both agree on the counts.
+            let prometheus = try await svcctl(["stats", "--format", "prometheus", "--data-dir", child.dataDirectory])
+            #expect(prometheus.status == 0, "\(prometheus)")
+            #expect(prometheus.stdout.contains(#"svc_requests_total{use_case="GetRestaurant",outcome="not_found"} 2"#), "\(prometheus.stdout)")
+            #expect(prometheus.stdout.contains("# TYPE svc_request_duration_seconds histogram"), "\(prometheus.stdout)")
+        }
+    }
+
+    @Test func healthIsAlwaysOkAndReadinessIsUnavailableWhileDraining() async throws {
+        let port = try LoopbackSocket.freePort()
+        try await withSvcd(seed: false, arguments: ["--http-port", String(port)]) { child in
+            _ = try await child.endpoints()
+            #expect(try await HTTPProbe.request(port: port, path: "/healthz").status == 200)
+            let ready = try await HTTPProbe.request(port: port, path: "/readyz")
+            #expect(ready.status == 200, "\(ready.body)")
+
+            let drain = try await svcctl(["drain", "--data-dir", child.dataDirectory])
+            #expect(drain.status == 0, "\(drain)")
+            // svcctl returns once svcd answered the drain, which it does after switching.
+            let draining = try await HTTPProbe.request(port: port, path: "/readyz")
+            #expect(draining.status == 503, "\(draining.body)")
+            #expect(draining.body.contains("draining"))
+            #expect(try await HTTPProbe.request(port: port, path: "/healthz").status == 200, "alive while draining")
+
+            let resume = try await svcctl(["resume", "--data-dir", child.dataDirectory])
+            #expect(resume.status == 0, "\(resume)")
+            #expect(try await HTTPProbe.request(port: port, path: "/readyz").status == 200)
+        }
+    }
+
+    @Test func unknownPathsAre404AndOtherMethodsAre405() async throws {
+        let port = try LoopbackSocket.freePort()
+        try await withSvcd(seed: false, arguments: ["--http-port", String(port)]) { child in
+            _ = try await child.endpoints()
+            #expect(try await HTTPProbe.request(port: port, path: "/nothing-here").status == 404)
+            #expect(try await HTTPProbe.request(port: port, path: "/metrics/extra").status == 404)
+            let post = try await HTTPProbe.request("POST", port: port, path: "/metrics")
+            #expect(post.status == 405)
+            #expect(post.headers["allow"] == "GET")
+            #expect(try await HTTPProbe.request("DELETE", port: port, path: "/readyz").status == 405)
+            // The query string does not change the route.
+            #expect(try await HTTPProbe.request(port: port, path: "/healthz?verbose=1").status == 200)
+        }
+    }
+
+    @Test func anHTTPPortInUseStopsStartUpWithAMessageNamingTheAddress() async throws {
+        let occupant = try LoopbackSocket.listening()
+        defer { occupant.close() }
+        let port = try occupant.port
+        let child = try SvcdChild.launch(seed: false, arguments: ["--http-port", String(port)])
+        let exited = await child.waitForExit(timeout: 30)
+        let stderr = child.stderrText
+        await child.stop()
+        #expect(exited, "svcd kept running with its HTTP port taken")
+        #expect(child.exitStatus == 71, "a listener that cannot bind exits 71 like an endpoint")
+        #expect(stderr.contains("cannot listen for HTTP on 127.0.0.1:\(port): Address already in use"), "\(stderr)")
+    }
+
+    @Test func svcdWithAnHTTPListenerStopsCleanlyOnSIGTERM() async throws {
+        let port = try LoopbackSocket.freePort()
+        let child = try SvcdChild.launch(seed: false, arguments: ["--http-port", String(port)])
+        do {
+            _ = try await child.endpoints()
+            #expect(try await HTTPProbe.request(port: port, path: "/healthz").status == 200)
+            child.send(signal: SIGTERM)
+            #expect(await child.waitForExit(timeout: 15), "svcd did not stop within 15 s of SIGTERM")
+            #expect(child.exitStatus == 0, "\(child.stderrText)")
+        } catch {
+            await child.stop()
+            throw error
+        }
+        await child.stop()
+    }
+}

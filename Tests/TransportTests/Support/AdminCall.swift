@@ -1,0 +1,39 @@
+import Foundation
+import ServiceApp
+import WireJSON
+import WireTestSupport
+import ZeroMQ
+
+/// Sends one admin request to the in-process service in `dataDirectory`, authenticated with the
+/// local admin key pair its `endpoints.json` names; `nil` when no reply came within 5 s.
+func adminCall(dataDirectory: String, op: String, params: JSONValue = [:]) async throws -> Reply? {
+    let file = try EndpointsFile.read(from: dataDirectory)
+    guard let address = file.admin, let serverKey = file.adminServerKey,
+          let publicFile = file.adminClientPublicKeyFile, let secretFile = file.adminClientSecretKeyFile else {
+        throw AdminCallFailure(description: "endpoints.json in \(dataDirectory) names no admin endpoint and keys")
+    }
+    let publicKey = try String(contentsOfFile: publicFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    let secretKey = try String(contentsOfFile: secretFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    let body = JSONValue.object(JSONObject([("v", 1), ("id", .string(op)), ("op", .string(op)), ("params", params)])).encoded()
+    return try await onThread {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let socket = try context.makeSocket(.dealer)
+        defer { socket.close() }
+        try socket.setLinger(0)
+        try socket.setReceiveTimeout(5000)
+        try socket.setCurveServerKey(serverKey)
+        try socket.setCurvePublicKey(publicKey)
+        try socket.setCurveSecretKey(secretKey)
+        try socket.connect(address)
+        try socket.sendMultipart([[], body])
+        var frames: [[UInt8]] = []
+        guard try socket.receiveMultipart(into: &frames) != nil else { return nil }
+        return Reply(frames: frames)
+    }
+}
+
+/// The service's `endpoints.json` lacks what an admin call needs.
+struct AdminCallFailure: Error, CustomStringConvertible {
+    let description: String
+}
