@@ -214,10 +214,11 @@ class Matcher:
             differences.append(f"{path}: {pretty(documented)} != {pretty(live)}")
         return differences
 
-    def substitute(self, text):
+    def substitute(self, text, times=True):
         # longest first, so no value is replaced inside a longer one
         for documented in sorted(self.mapping, key=len, reverse=True):
-            text = text.replace(documented, self.mapping[documented])
+            if times or not TIME.match(documented):
+                text = text.replace(documented, self.mapping[documented])
         return text
 
 
@@ -233,9 +234,9 @@ class Svcd:
         self.context = zmq.Context()
         self.timeout_ms = int(timeout * 1000)
         self.sockets = {}
-        self.use_cases = self._wait_for_endpoints(timeout)
+        self.use_cases = {}
 
-    def _wait_for_endpoints(self, timeout):
+    def wait_for_endpoints(self, timeout):
         path = os.path.join(self.data_dir, "endpoints.json")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -245,7 +246,8 @@ class Svcd:
                 with open(path, encoding="utf-8") as file:
                     description = json.load(file)
                 if description.get("pid") == self.process.pid:
-                    return description["useCases"]
+                    self.use_cases = description["useCases"]
+                    return
             except (OSError, ValueError):
                 pass
             time.sleep(0.05)
@@ -310,6 +312,7 @@ def main():
     new_replies, sent_requests, differing = {}, {}, []
     svcd = Svcd(args.svcd, args.timeout)
     try:
+        svcd.wait_for_endpoints(args.timeout)
         for name, n, request_line, reply_start, reply_end in run_order(examples):
             label = f"{name} example {n}"
             request = matcher.substitute(lines[request_line])
@@ -354,8 +357,9 @@ def main():
         lines[request_line] = request
     for (start, end), text in sorted(new_replies.items(), reverse=True):
         lines[start + 1:end] = text.split("\n")
-    # Values matched up (ids, times, cursors) may also be quoted elsewhere in the document.
-    text = matcher.substitute("\n".join(lines))
+    # Ids and cursors matched up may also be quoted elsewhere in the document (times in prose
+    # are only illustrations, so they stay).
+    text = matcher.substitute("\n".join(lines), times=False)
     with open(args.doc, "w", encoding="utf-8") as file:
         file.write(text)
     print(f"{len(examples)} examples captured into {os.path.relpath(args.doc)}; {len(differing)} had changed")
