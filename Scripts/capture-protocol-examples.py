@@ -210,6 +210,9 @@ class Matcher:
                 differences.append(f"{path}: {documented!r} -> {live!r} contradicts an earlier match")
             else:
                 self.mapping[documented], self.reverse[live] = live, documented
+                if not UUID.match(documented) and not TIME.match(documented):
+                    # a cursor (capture mode only): used from here on, but it is a real change
+                    differences.append(f"{path}: {documented!r} -> {live!r}")
         elif type(documented) is not type(live) or documented != live:
             differences.append(f"{path}: {pretty(documented)} != {pretty(live)}")
         return differences
