@@ -53,7 +53,7 @@ public func buildService(
         useCaseServerKey = pair.publicKey
         var securityLogger = logger
         securityLogger[metadataKey: "endpoint"] = "use cases"
-        authenticator = ZAPAuthenticator(allowed: ClientKeyList(path: clientKeysPath), logger: securityLogger)
+        authenticator = ZAPAuthenticator(allowed: ClientKeyList(path: clientKeysPath), logger: securityLogger, metrics: metrics.factory)
     }
     let context = try ZMQContext()
     let availability = ServiceAvailability()

@@ -25,7 +25,7 @@ import Glibc
         func client(_ keys: ZMQCurveKeyPair) -> CurveClient { CurveClient(serverKey: serverKey, keys: keys) }
     }
 
-    private func withCurveSvcd<T>(_ body: (CurveService) async throws -> T) async throws -> T {
+    private func withCurveSvcd<T>(arguments: [String] = [], _ body: (CurveService) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("integration-curve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -33,7 +33,7 @@ import Glibc
         let keysFile = directory + "/client_keys"
         // The comment line starts with '#'; the key line after it may contain '#' anywhere.
         try "# clients allowed on the use-case endpoints\n\(listed.publicKey)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
-        let child = try SvcdChild.launch(seed: true, arguments: ["--client-keys", keysFile])
+        let child = try SvcdChild.launch(seed: true, arguments: ["--client-keys", keysFile] + arguments)
         do {
             let endpoints = try await child.endpoints()
             let serverKey = try #require(endpoints.raw["useCaseServerKey"]?.stringValue, "endpoints.json publishes useCaseServerKey")
@@ -68,7 +68,8 @@ import Glibc
     }
 
     @Test func plaintextUnknownAndRevokedClientsGetNothingAndChangeNothing() async throws {
-        try await withCurveSvcd { service in
+        let httpPort = try LoopbackSocket.freePort()
+        try await withCurveSvcd(arguments: ["--http-port", String(httpPort)]) { service in
             let register = try service.endpoints.address("RegisterUser")
             let email = uniqueEmail("refused")
             let registration = request(id: "refused", params: ["name": "Mallory", "email": .string(email)])
@@ -95,6 +96,9 @@ import Glibc
             let stats = try await runTool(try ExecutableLocator.svcctl(), ["stats", "--json", "--data-dir", service.child.dataDirectory], timeout: 20)
             let refused = try JSONParser.parse(Array(stats.stdout.utf8))["refusedClients"]?.intValue
             #expect((refused ?? 0) >= 2, "the unknown and the revoked key are counted: \(stats)")
+            let metrics = try await HTTPProbe.request(port: httpPort, path: "/metrics")
+            let counted = metrics.body.split(separator: "\n").first { $0.hasPrefix("svc_refused_clients_total ") }
+            #expect(counted.flatMap { Int($0.split(separator: " ").last ?? "") } == refused, "/metrics counts the same refusals: \(String(describing: counted))")
             #expect(service.child.stderrText.contains("client refused on a use-case endpoint"), "a warning names the refusal")
             #expect(service.child.stderrText.contains("peer=127.0.0.1"), "the warning names the peer's address")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import Synchronization
 import ZeroMQ
 
@@ -20,15 +21,18 @@ public final class ZAPAuthenticator: Sendable {
     private let allowed: ClientKeyList
     private let logger: Logger
     private let refusals = Atomic<Int>(0)
+    private let refusalCounter: Counter
     private let lastWarning = Mutex<(at: ContinuousClock.Instant?, unlogged: Int)>((nil, 0))
 
     /// Handshakes refused so far.
     public var refusedHandshakes: Int { refusals.load(ordering: .relaxed) }
 
-    /// A handler for `context` admitting the keys of `allowed`; it serves from ``start(in:)``.
-    public init(allowed: ClientKeyList, logger: Logger) {
+    /// A handler admitting the keys of `allowed`; it serves from ``start(in:)``. Refusals are
+    /// also counted as `svc_refused_clients_total` in `metrics`.
+    public init(allowed: ClientKeyList, logger: Logger, metrics: any MetricsFactory) {
         self.allowed = allowed
         self.logger = logger
+        refusalCounter = Counter(label: "svc_refused_clients_total", factory: metrics)
     }
 
     /// Binds the handler in `context` (before any endpoint that relies on it binds) and serves
@@ -92,6 +96,7 @@ public final class ZAPAuthenticator: Sendable {
 
     private func refused(address: String, mechanism: String, clientKey: String) {
         refusals.add(1, ordering: .relaxed)
+        refusalCounter.increment()
         let now = ContinuousClock.now
         let unlogged: Int? = lastWarning.withLock { state in
             if let at = state.at, now - at < Self.warningInterval {
