@@ -1,4 +1,5 @@
 import Foundation
+import RestaurantClient
 import Testing
 import SvcdTestSupport
 import WireJSON
@@ -122,6 +123,32 @@ import Glibc
             }
             #expect(reply?.ok == true, "the added key is served without a restart")
             #expect(service.child.isRunning)
+        }
+    }
+
+    @Test func theSwiftClientCallsACurveSvcdWithItsKeyFiles() async throws {
+        try await withCurveSvcd { service in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("integration-client-keys-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try "\(service.listed.publicKey)\n".write(toFile: directory + "/me.public", atomically: true, encoding: .utf8)
+            try "\(service.listed.secretKey)\n".write(toFile: directory + "/me.secret", atomically: true, encoding: .utf8)
+            var options = RestaurantClientOptions(timeout: .seconds(5))
+            options.clientKeys = try ClientKeys(publicKeyFile: directory + "/me.public", secretKeyFile: directory + "/me.secret")
+            let endpointsFile = service.child.dataDirectory + "/endpoints.json"
+            let client = try RestaurantClient(endpointsFile: endpointsFile, options: options)
+            #expect(try await client.getRestaurant(id: "r-000001").id == "r-000001")
+            let email = uniqueEmail("swift-curve")
+            #expect(try await client.registerUser(name: "Swift", email: email).email == email)
+
+            // Without keys the client says what is missing instead of waiting for silence.
+            let keyless = try RestaurantClient(endpointsFile: endpointsFile, options: RestaurantClientOptions(timeout: .seconds(2)))
+            do {
+                _ = try await keyless.getRestaurant(id: "r-000001")
+                Issue.record("a client without keys must not reach a CURVE svcd")
+            } catch {
+                #expect("\(error)".contains("clientKeys"), "\(error)")
+            }
         }
     }
 
