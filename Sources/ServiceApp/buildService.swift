@@ -64,7 +64,7 @@ public func buildService(
     var monitoring: MonitoringHTTPListener?
     do {
         // The handler first: a CURVE endpoint bound without one would admit any client key.
-        try await authenticator?.start(in: context)
+        try await authenticator?.start(in: context, watching: UseCaseName.allCases.map(\.rawValue))
         // First, so a port in use stops start-up before any socket thread exists. Nothing is
         // answered before the group runs it, by when every endpoint is bound.
         if let httpPort = configuration.httpPort {

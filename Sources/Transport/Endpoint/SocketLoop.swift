@@ -34,7 +34,8 @@ final class SocketLoop {
     init(
         context: ZMQContext, address: String, configuration: EndpointConfiguration, outbox: ReplyOutbox,
         executor: SocketThreadExecutor, control: EndpointControl, availability: ServiceAvailability, counters: EndpointCounters,
-        statistics: StatisticsRecorder, deliver: AsyncStream<[InboundRequest]>.Continuation, logger: Logger
+        statistics: StatisticsRecorder, deliver: AsyncStream<[InboundRequest]>.Continuation, logger: Logger,
+        handshakeMonitor: String? = nil
     ) throws(ZMQError) {
         let socket = try context.makeSocket(.router)
         do {
@@ -48,6 +49,11 @@ final class SocketLoop {
             if let secretKey = configuration.curveServerSecretKey {
                 try socket.setCurveServer(true)
                 try socket.setCurveSecretKey(secretKey)
+                // Handshakes that fail before ZAP is asked (plaintext or garbage): the
+                // ZAPAuthenticator's thread reads these events and counts them as refusals.
+                if let handshakeMonitor {
+                    try socket.startMonitor(handshakeMonitor, events: [.handshakeFailedProtocol, .handshakeFailedNoDetail])
+                }
             }
             boundEndpoint = try socket.bind(address)
         } catch {

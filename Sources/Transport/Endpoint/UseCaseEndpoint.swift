@@ -64,7 +64,8 @@ public final class UseCaseEndpoint: Service, Sendable {
                     loop = try SocketLoop(
                         context: context, address: address, configuration: configuration, outbox: outbox,
                         executor: executor, control: control, availability: availability, counters: counters,
-                        statistics: statisticsRecorder, deliver: deliver, logger: logger
+                        statistics: statisticsRecorder, deliver: deliver, logger: logger,
+                        handshakeMonitor: ZAPAuthenticator.handshakeMonitor(for: name.rawValue)
                     )
                 } catch {
                     executor.close()

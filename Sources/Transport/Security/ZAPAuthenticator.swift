@@ -5,15 +5,18 @@ import Synchronization
 import ZeroMQ
 
 /// The ZAP handler (RFC 27) of the use-case endpoints' ZeroMQ context: admits a CURVE client
-/// only when its public key is in the ``ClientKeyList`` at the moment of its handshake.
+/// only when its public key is in the ``ClientKeyList`` at the moment of its handshake. It also
+/// reads the endpoints' handshake-failure events (``handshakeMonitor(for:)``), so clients that
+/// never get as far as ZAP — plaintext, or garbage instead of a CURVE handshake — are counted
+/// and logged as refusals too.
 ///
 /// It runs on a thread of its own that owns the handler's REP socket for its whole life, and
 /// lives exactly as long as the context: it stops when the context is terminated, after every
 /// endpoint socket is closed. (libzmq admits any CURVE client when no handler is bound, so the
 /// handler must not go away before the sockets it guards.) A refused client gets no connection:
 /// no reply, and nothing it sent reaches a use case. Refusals are counted, and logged as a
-/// warning with the peer's address at most once per ``warningInterval`` (with the number of
-/// refusals not logged since).
+/// warning with the peer's address and key (for a failed handshake, the endpoint's address) at
+/// most once per ``warningInterval`` (with the number of refusals not logged since).
 public final class ZAPAuthenticator: Sendable {
     /// The minimum time between two refusal warnings.
     public static let warningInterval: Duration = .seconds(5)
@@ -35,44 +38,73 @@ public final class ZAPAuthenticator: Sendable {
         refusalCounter = Counter(label: "svc_refused_clients_total", factory: metrics)
     }
 
-    /// Binds the handler in `context` (before any endpoint that relies on it binds) and serves
-    /// on its own thread until the context is terminated.
-    public func start(in context: ZMQContext) async throws {
+    /// The inproc address where the endpoint `name` publishes its failed handshakes.
+    public static func handshakeMonitor(for name: String) -> String {
+        "inproc://svc-curve-handshakes-\(name)"
+    }
+
+    /// Binds the handler in `context` (before any endpoint that relies on it binds), watches the
+    /// handshake monitors of the endpoints `watching` names, and serves on its own thread until
+    /// the context is terminated.
+    public func start(in context: ZMQContext, watching names: [String]) async throws {
         try await withCheckedThrowingContinuation { (bound: CheckedContinuation<Void, any Error>) in
             let thread = Thread { [self] in
                 Thread.current.name = "zmq-zap"
-                let socket: ZMQSocket
+                var opened: [ZMQSocket] = []
                 do {
-                    socket = try context.makeSocket(.rep)
+                    let socket = try context.makeSocket(.rep)
+                    opened.append(socket)
                     try socket.setLinger(0)
                     _ = try socket.bind(ZMQ.zapEndpoint)
+                    for name in names {
+                        // inproc allows connecting before the endpoint's monitor binds.
+                        let monitor = try context.makeSocket(.pair)
+                        opened.append(monitor)
+                        try monitor.setLinger(0)
+                        try monitor.connect(Self.handshakeMonitor(for: name))
+                    }
                 } catch {
+                    for socket in opened { socket.close() }
                     bound.resume(throwing: error)
                     return
                 }
                 bound.resume()
-                serve(socket)
+                serve(opened[0], monitors: Array(opened.dropFirst()))
             }
             thread.start()
         }
     }
 
-    private func serve(_ socket: ZMQSocket) {
-        defer { socket.close() }
+    private func serve(_ socket: ZMQSocket, monitors: [ZMQSocket]) {
+        defer {
+            socket.close()
+            for monitor in monitors { monitor.close() }
+        }
+        let poller = ZMQPoller()
+        _ = poller.add(socket, events: .pollIn)
+        for monitor in monitors { _ = poller.add(monitor, events: .pollIn) }
         while true {
-            let request: [[UInt8]]
             do {
-                request = try socket.receiveMultipart()
+                _ = try poller.poll(timeoutMilliseconds: -1)
             } catch ZMQError.interrupted {
                 continue
             } catch {
                 // ETERM: the context is being terminated; every endpoint socket is closed.
                 return
             }
-            do {
-                try socket.sendMultipart(answer(request))
-            } catch {
-                if error == .terminated { return }
+            if poller.returnedEvents(at: 0).canReceive {
+                while let request = try? socket.receiveMultipart(dontWait: true) {
+                    do {
+                        try socket.sendMultipart(answer(request))
+                    } catch {
+                        if error == .terminated { return }
+                    }
+                }
+            }
+            for (index, monitor) in monitors.enumerated() where poller.returnedEvents(at: index + 1).canReceive {
+                while let event = try? monitor.receiveMonitorEvent(dontWait: true) {
+                    refused(because: "its handshake failed (plaintext, or not CURVE)", metadata: ["endpoint": "\(event.endpoint)"])
+                }
             }
         }
     }
@@ -90,11 +122,13 @@ public final class ZAPAuthenticator: Sendable {
                 return [Array("1.0".utf8), requestId, Array("200".utf8), Array("OK".utf8), Array(key.utf8), []]
             }
         }
-        refused(address: address, mechanism: mechanism, clientKey: clientKey)
+        refused(because: "its key is not in the client key list", metadata: [
+            "peer": "\(address)", "mechanism": "\(mechanism)", "clientKey": "\(clientKey.isEmpty ? "none" : clientKey)",
+        ])
         return [Array("1.0".utf8), requestId, Array("400".utf8), Array("client key not allowed".utf8), [], []]
     }
 
-    private func refused(address: String, mechanism: String, clientKey: String) {
+    private func refused(because reason: String, metadata: Logger.Metadata) {
         refusals.add(1, ordering: .relaxed)
         refusalCounter.increment()
         let now = ContinuousClock.now
@@ -107,9 +141,9 @@ public final class ZAPAuthenticator: Sendable {
             return state.unlogged
         }
         guard let unlogged else { return }
-        logger.warning("client refused on a use-case endpoint: key not in the client key list", metadata: [
-            "peer": "\(address)", "mechanism": "\(mechanism)", "clientKey": "\(clientKey.isEmpty ? "none" : clientKey)",
-            "refusedSinceLastWarning": "\(unlogged)", "refusedInAll": "\(refusals.load(ordering: .relaxed))",
-        ])
+        var details = metadata
+        details["refusedSinceLastWarning"] = "\(unlogged)"
+        details["refusedInAll"] = "\(refusals.load(ordering: .relaxed))"
+        logger.warning("client refused on a use-case endpoint: \(reason)", metadata: details)
     }
 }
