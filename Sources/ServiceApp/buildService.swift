@@ -106,7 +106,7 @@ public func buildService(
         let file = EndpointsFile(
             pid: ProcessInfo.processInfo.processIdentifier, admin: boundAdmin, adminServerKey: keys.server.publicKey,
             adminClientPublicKeyFile: keys.clientPublicKeyFile, adminClientSecretKeyFile: keys.clientSecretKeyFile,
-            useCaseServerKey: useCaseServerKey, useCases: Dictionary(uniqueKeysWithValues: addresses.map { ($0.key.rawValue, $0.value) })
+            useCaseServerKey: useCaseServerKey, http: monitoring.map { "http://\($0.boundAddress)" }, useCases: Dictionary(uniqueKeysWithValues: addresses.map { ($0.key.rawValue, $0.value) })
         )
         try file.write(to: configuration.dataDirectory)
     } catch {

@@ -69,8 +69,8 @@ import Glibc
     }
 
     @Test func plaintextUnknownAndRevokedClientsGetNothingAndChangeNothing() async throws {
-        let httpPort = try LoopbackSocket.freePort()
-        try await withCurveSvcd(arguments: ["--http-port", String(httpPort)]) { service in
+        try await withCurveSvcd(arguments: ["--http-port", "0"]) { service in
+            let httpPort = try service.endpoints.httpPort()
             let register = try service.endpoints.address("RegisterUser")
             let email = uniqueEmail("refused")
             let registration = request(id: "refused", params: ["name": "Mallory", "email": .string(email)])

@@ -36,9 +36,9 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
 /// `svcd --http-port`: Prometheus metrics, liveness and readiness over real HTTP from a real svcd.
 @Suite struct MonitoringTests {
     @Test func metricsCountRequestsByUseCaseAndCodeWithLatencyHistogramsThatPrometheusParses() async throws {
-        let port = try LoopbackSocket.freePort()
-        try await withSvcd(seed: true, arguments: ["--http-port", String(port)]) { child in
+        try await withSvcd(seed: true, arguments: ["--http-port", "0"]) { child in
             let endpoints = try await child.endpoints()
+            let port = try endpoints.httpPort()
             let getRestaurant = try endpoints.address("GetRestaurant")
             for index in 0..<3 {
                 let reply = try await call(getRestaurant, request(id: "ok-\(index)", params: ["restaurantId": "r-000001"]))
@@ -89,9 +89,8 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
     }
 
     @Test func healthIsAlwaysOkAndReadinessIsUnavailableWhileDraining() async throws {
-        let port = try LoopbackSocket.freePort()
-        try await withSvcd(seed: false, arguments: ["--http-port", String(port)]) { child in
-            _ = try await child.endpoints()
+        try await withSvcd(seed: false, arguments: ["--http-port", "0"]) { child in
+            let port = try await child.endpoints().httpPort()
             #expect(try await HTTPProbe.request(port: port, path: "/healthz").status == 200)
             let ready = try await HTTPProbe.request(port: port, path: "/readyz")
             #expect(ready.status == 200, "\(ready.body)")
@@ -111,9 +110,8 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
     }
 
     @Test func unknownPathsAre404AndOtherMethodsAre405() async throws {
-        let port = try LoopbackSocket.freePort()
-        try await withSvcd(seed: false, arguments: ["--http-port", String(port)]) { child in
-            _ = try await child.endpoints()
+        try await withSvcd(seed: false, arguments: ["--http-port", "0"]) { child in
+            let port = try await child.endpoints().httpPort()
             #expect(try await HTTPProbe.request(port: port, path: "/nothing-here").status == 404)
             #expect(try await HTTPProbe.request(port: port, path: "/metrics/extra").status == 404)
             let post = try await HTTPProbe.request("POST", port: port, path: "/metrics")
@@ -139,10 +137,9 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
     }
 
     @Test func svcdWithAnHTTPListenerStopsCleanlyOnSIGTERM() async throws {
-        let port = try LoopbackSocket.freePort()
-        let child = try SvcdChild.launch(seed: false, arguments: ["--http-port", String(port)])
+        let child = try SvcdChild.launch(seed: false, arguments: ["--http-port", "0"])
         do {
-            _ = try await child.endpoints()
+            let port = try await child.endpoints().httpPort()
             #expect(try await HTTPProbe.request(port: port, path: "/healthz").status == 200)
             child.send(signal: SIGTERM)
             #expect(await child.waitForExit(timeout: 15), "svcd did not stop within 15 s of SIGTERM")

@@ -72,14 +72,6 @@ public final class LoopbackSocket: Sendable {
         return socket
     }
 
-    /// A port that was free a moment ago (the kernel's next ephemeral ports come in order, so
-    /// it is not handed out again soon).
-    public static func freePort() throws -> Int {
-        let socket = try listening()
-        defer { socket.close() }
-        return try socket.port
-    }
-
     /// Connects to `host:port`; sends and receives time out after `timeout` seconds.
     static func connected(to host: String, port: Int, timeout: Double) throws -> LoopbackSocket {
         let socket = try LoopbackSocket(descriptor: make())
@@ -150,5 +142,16 @@ public final class LoopbackSocket: Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw ChildFailure("not an IPv4 address: \(host)") }
         return address
+    }
+}
+
+extension EndpointsFile {
+    /// The port of the monitoring listener svcd published as `http` (started with
+    /// `--http-port 0`, so no port is guessed and raced for).
+    public func httpPort() throws -> Int {
+        guard let url = raw["http"]?.stringValue, let port = url.split(separator: ":").last.flatMap({ Int($0) }) else {
+            throw ChildFailure("endpoints.json has no http address: \(raw)")
+        }
+        return port
     }
 }

@@ -17,14 +17,17 @@ public struct EndpointsFile: Sendable, Hashable {
     public var adminClientSecretKeyFile: String?
     /// The use-case endpoints' CURVE public key (Z85) when they are CURVE servers.
     public var useCaseServerKey: String?
+    /// The monitoring listener (`--http-port`), e.g. `http://127.0.0.1:9100`.
+    public var http: String?
     /// Use case name → bound address.
     public var useCases: [String: String]
 
     /// Creates the description.
     public init(
         pid: Int32, admin: String? = nil, adminServerKey: String? = nil, adminClientPublicKeyFile: String? = nil,
-        adminClientSecretKeyFile: String? = nil, useCaseServerKey: String? = nil, useCases: [String: String]
+        adminClientSecretKeyFile: String? = nil, useCaseServerKey: String? = nil, http: String? = nil, useCases: [String: String]
     ) {
+        self.http = http
         self.useCaseServerKey = useCaseServerKey
         self.pid = pid
         self.admin = admin
@@ -48,6 +51,7 @@ public struct EndpointsFile: Sendable, Hashable {
         for (key, value) in [
             ("admin", admin), ("adminServerKey", adminServerKey), ("adminClientPublicKeyFile", adminClientPublicKeyFile),
             ("adminClientSecretKeyFile", adminClientSecretKeyFile), ("useCaseServerKey", useCaseServerKey),
+            ("http", http),
         ] {
             guard let value else { continue }
             writer.key(key)
@@ -92,7 +96,7 @@ public struct EndpointsFile: Sendable, Hashable {
             pid: Int32(pid), admin: value["admin"]?.stringValue, adminServerKey: value["adminServerKey"]?.stringValue,
             adminClientPublicKeyFile: value["adminClientPublicKeyFile"]?.stringValue,
             adminClientSecretKeyFile: value["adminClientSecretKeyFile"]?.stringValue,
-            useCaseServerKey: value["useCaseServerKey"]?.stringValue, useCases: useCases
+            useCaseServerKey: value["useCaseServerKey"]?.stringValue, http: value["http"]?.stringValue, useCases: useCases
         )
     }
 }
