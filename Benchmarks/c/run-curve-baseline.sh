@@ -10,12 +10,12 @@
 # their GetRestaurant endpoints, alternating with the echo runs.
 #
 # usage: Benchmarks/c/run-curve-baseline.sh
-# environment: ROUNDS (3), PIPELINED_N (200000), LOCKSTEP_N (20000), SVCD (unset), CC (cc)
+# environment: ROUNDS (3), PIPELINED_N (1000000), LOCKSTEP_N (20000), SVCD (unset), CC (cc)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 rounds=${ROUNDS:-3}
-pipelined_n=${PIPELINED_N:-200000}
+pipelined_n=${PIPELINED_N:-1000000}
 lockstep_n=${LOCKSTEP_N:-20000}
 payload='{"v":1,"id":"{{n}}","params":{"restaurantId":"r-000042"}}'
 work=$(mktemp -d "${TMPDIR:-/tmp}/curve-baseline.XXXXXX")
@@ -107,7 +107,13 @@ for setting in "64 $pipelined_n" "1 $lockstep_n"; do
             (( round % 2 == 0 )) && { first=${order[$pair + 1]}; second=${order[$pair]}; }
             for target in "$first" "$second"; do
                 line=$(run "$target" "$n" "$w")
-                printf 'in-flight %2d round %d %-15s %9s rt/s  p50 %6s µs  p99 %6s µs  bad %s\n' "$w" "$round" "$target" $line
+                read -r rate p50 p99 bad <<<"$line"
+                # loadgen measures latency only in lockstep (W = 1).
+                if (( w == 1 )); then
+                    printf 'in-flight %2d round %d %-15s %9s rt/s  p50 %6s µs  p99 %6s µs  bad %s\n' "$w" "$round" "$target" "$rate" "$p50" "$p99" "$bad"
+                else
+                    printf 'in-flight %2d round %d %-15s %9s rt/s  bad %s\n' "$w" "$round" "$target" "$rate" "$bad"
+                fi
                 results[$target]+="$line"$'\n'
             done
         done
@@ -116,7 +122,11 @@ for setting in "64 $pipelined_n" "1 $lockstep_n"; do
     for target in "${order[@]}"; do
         rate=$(printf '%s' "${results[$target]}" | cut -d' ' -f1 | median)
         p50=$(printf '%s' "${results[$target]}" | cut -d' ' -f2 | median)
-        printf '  %-15s %9.0f rt/s  p50 %6.1f µs\n' "$target" "$rate" "$p50"
+        if (( w == 1 )); then
+            printf '  %-15s %9.0f rt/s  p50 %6.1f µs\n' "$target" "$rate" "$p50"
+        else
+            printf '  %-15s %9.0f rt/s\n' "$target" "$rate"
+        fi
         printf -v "median_rate_${target//-/_}" '%s' "$rate"
         printf -v "median_p50_${target//-/_}" '%s' "$p50"
     done
