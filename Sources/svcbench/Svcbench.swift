@@ -7,7 +7,8 @@ import ZeroMQ
 
 /// `svcbench`: GetRestaurant on svcd against a raw libzmq ROUTER echo, both in this process, with
 /// the same DEALER client and payload, in alternating runs. Prints round trips/s and latency
-/// p50/p99 per in-flight setting, the service ÷ echo ratios and the goal check.
+/// p50/p99 per in-flight setting, the service ÷ echo ratios and the goal check. With `--curve`,
+/// instead what CURVE costs (``CurveBench``), against svcd child processes.
 @main
 struct Svcbench: ParsableCommand {
     static let configuration = CommandConfiguration(
