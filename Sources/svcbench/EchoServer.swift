@@ -19,7 +19,10 @@ final class EchoServer: Sendable {
     }
 
     /// Starts the thread, binds `tcp://127.0.0.1:*` on it and returns once the socket is bound.
-    static func start() async throws -> EchoServer {
+    /// With `curveSecretKey` (Z85) the socket is a CURVE server with that key and no ZAP
+    /// handler, so it takes every client key; svcd's ZAP check runs once per connection, at
+    /// the handshake, so it adds nothing per message.
+    static func start(curveSecretKey: String? = nil) async throws -> EchoServer {
         let context = try ZMQContext(ioThreads: 1)
         let (finished, finish) = AsyncStream.makeStream(of: Void.self)
         do {
@@ -32,6 +35,10 @@ final class EchoServer: Sendable {
                     do {
                         socket = try context.makeSocket(.router)
                         try socket.setLinger(0)
+                        if let curveSecretKey {
+                            try socket.setCurveServer(true)
+                            try socket.setCurveSecretKey(curveSecretKey)
+                        }
                         bound.resume(returning: try socket.bind("tcp://127.0.0.1:*"))
                     } catch {
                         bound.resume(throwing: error)

@@ -9,8 +9,32 @@ import ZeroMQ
 /// Every run gets a fresh thread and a fresh socket, so echo and service runs start alike.
 /// Requests are `[empty, body]` with `body = {"v":1,"id":"<slot>","params":{"restaurantId":"r-000042"}}`
 /// (byte-identical for both targets; the restaurant id is configurable); the reply's id says
-/// which slot it answers.
+/// which slot it answers. With ``Workload/registerUser(tag:)`` every request instead registers a
+/// new user; with ``CurveClientKeys`` the socket is a CURVE client.
 struct LoadClient: Sendable {
+    /// What each request asks for.
+    enum Workload: Sendable, Hashable {
+        /// GetRestaurant with the client's `restaurantId`: the same body for a slot every time.
+        case getRestaurant
+        /// RegisterUser with a new e-mail per request, `<tag>-<9-digit sequence>@bench.example`;
+        /// `tag` must differ between runs against the same store, or the e-mails collide.
+        case registerUser(tag: String)
+
+        /// The use case's name, for messages.
+        var useCase: String {
+            switch self {
+            case .getRestaurant: "GetRestaurant"
+            case .registerUser: "RegisterUser"
+            }
+        }
+    }
+
+    /// The keys a CURVE client needs: the server's public key and its own pair, all Z85.
+    struct CurveClientKeys: Sendable, Hashable {
+        let serverPublicKey: String
+        let client: ZMQCurveKeyPair
+    }
+
     /// The client's own context (its own libzmq I/O thread), shared by every run.
     let context: ZMQContext
     let warmupNanoseconds: UInt64
@@ -25,15 +49,30 @@ struct LoadClient: Sendable {
         Array(#"{"v":1,"id":"\#(slot)","params":{"restaurantId":"\#(restaurantId)"}}"#.utf8)
     }
 
+    /// The RegisterUser request body of `slot` for the request numbered `sequence`: the same
+    /// length for every sequence below 10⁹, so every request costs the client alike.
+    static func registrationBody(slot: Int, tag: String, sequence: Int) -> [UInt8] {
+        let digits = String(sequence)
+        let padded = String(repeating: "0", count: max(0, 9 - digits.count)) + digits
+        return Array(#"{"v":1,"id":"\#(slot)","params":{"name":"Bench User","email":"\#(tag)-\#(padded)@bench.example"}}"#.utf8)
+    }
+
     /// Runs warm-up plus one measurement window against `endpoint` on a new thread; with
     /// `requests`, instead sends exactly that many requests (no warm-up, every reply counts)
-    /// and the window is the time they took.
-    func run(_ target: BenchTarget, endpoint: String, inFlight: Int, round: Int, requests: Int? = nil) async throws -> RunResult {
+    /// and the window is the time they took. `workload` is what the requests ask (the echo
+    /// only gets GetRestaurant: its fast check compares lengths); `curve` makes the socket a
+    /// CURVE client.
+    func run(
+        _ target: BenchTarget, endpoint: String, inFlight: Int, round: Int, requests: Int? = nil,
+        workload: Workload = .getRestaurant, curve: CurveClientKeys? = nil
+    ) async throws -> RunResult {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<RunResult, any Error>) in
             let thread = Thread { [self] in
                 // Named from inside: on Linux that is what sets the kernel thread name (perf, top -H).
                 Thread.current.name = "svcbench-client"
-                done.resume(with: Result { try drive(target, endpoint: endpoint, inFlight: inFlight, round: round, requests: requests) })
+                done.resume(with: Result {
+                    try drive(target, endpoint: endpoint, inFlight: inFlight, round: round, requests: requests, workload: workload, curve: curve)
+                })
             }
             thread.start()
         }
@@ -67,14 +106,38 @@ struct LoadClient: Sendable {
     private static let idPrefix = Array(#"{"v":1,"id":""#.utf8)
     private static let okAfterId = Array(#","ok":true"#.utf8)
 
-    private func drive(_ target: BenchTarget, endpoint: String, inFlight: Int, round: Int, requests: Int?) throws -> RunResult {
+    private func drive(
+        _ target: BenchTarget, endpoint: String, inFlight: Int, round: Int, requests: Int?,
+        workload: Workload, curve: CurveClientKeys?
+    ) throws -> RunResult {
         let socket = try context.makeSocket(.dealer)
         defer { socket.close() }
         try socket.setLinger(0)
         try socket.setReceiveTimeout(replyTimeoutMilliseconds)
+        if let curve {
+            try socket.setCurveServerKey(curve.serverPublicKey)
+            try socket.setCurvePublicKey(curve.client.publicKey)
+            try socket.setCurveSecretKey(curve.client.secretKey)
+        }
         try socket.connect(endpoint)
 
-        let bodies = (0..<inFlight).map(body(slot:))
+        // GetRestaurant sends `bodies[slot]` every time; RegisterUser builds each body anew (the
+        // same length as `bodies[slot]`, which is all the reply check needs of it).
+        var registrations = 0
+        let registrationTag: String?
+        if case .registerUser(let tag) = workload {
+            registrationTag = tag
+        } else {
+            registrationTag = nil
+        }
+        let bodies = (0..<inFlight).map { slot in
+            registrationTag.map { Self.registrationBody(slot: slot, tag: $0, sequence: 0) } ?? body(slot: slot)
+        }
+        func nextBody(_ slot: Int) -> [UInt8] {
+            guard let registrationTag else { return bodies[slot] }
+            registrations += 1
+            return Self.registrationBody(slot: slot, tag: registrationTag, sequence: registrations)
+        }
         let empty: [UInt8] = []
         let idPrefix = Self.idPrefix
         let okAfterId = Self.okAfterId
@@ -93,9 +156,10 @@ struct LoadClient: Sendable {
         var unsent = requests.map { $0 - initial } ?? .max
 
         for slot in 0..<initial {
+            let request = nextBody(slot)
             sentAt[slot] = MonotonicClock.nanoseconds()
             try socket.send(empty, more: true)
-            try socket.send(bodies[slot])
+            try socket.send(request)
         }
         var outstanding = initial
         while outstanding > 0 {
@@ -109,7 +173,7 @@ struct LoadClient: Sendable {
             }
             let verdict = Self.inspect(frames[1], target: target, bodies: bodies, idPrefix: idPrefix, okAfterId: okAfterId)
             if !checkedFirst {
-                try verifyFirst(frames[1], verdict: verdict, target: target, bodies: bodies)
+                try verifyFirst(frames[1], verdict: verdict, target: target, bodies: bodies, useCase: workload.useCase)
                 checkedFirst = true
             }
             guard let slot = verdict.slot else {
@@ -123,9 +187,10 @@ struct LoadClient: Sendable {
             }
             if now < windowEnd && unsent > 0 {
                 unsent -= 1
+                let request = nextBody(slot)
                 sentAt[slot] = MonotonicClock.nanoseconds()
                 try socket.send(empty, more: true)
-                try socket.send(bodies[slot])
+                try socket.send(request)
                 outstanding += 1
             }
         }
@@ -151,7 +216,7 @@ struct LoadClient: Sendable {
 
     /// The first reply of every run is checked in full: the service's must parse as JSON with
     /// `ok == true`, the echo's must be the request itself; and the fast check must agree.
-    private func verifyFirst(_ body: [UInt8], verdict: Verdict, target: BenchTarget, bodies: [[UInt8]]) throws {
+    private func verifyFirst(_ body: [UInt8], verdict: Verdict, target: BenchTarget, bodies: [[UInt8]], useCase: String) throws {
         let text = String(decoding: body.prefix(500), as: UTF8.self)
         switch target {
         case .service:
@@ -159,10 +224,10 @@ struct LoadClient: Sendable {
             do {
                 value = try JSONParser.parse(body)
             } catch {
-                throw BenchError("the first GetRestaurant reply is not JSON (\(error)): \(text)")
+                throw BenchError("the first \(useCase) reply is not JSON (\(error)): \(text)")
             }
             guard value["ok"]?.boolValue == true else {
-                throw BenchError("the first GetRestaurant reply is not ok: \(text)")
+                throw BenchError("the first \(useCase) reply is not ok: \(text)")
             }
         case .echo:
             guard bodies.contains(body) else {

@@ -7,7 +7,8 @@ import ZeroMQ
 
 /// `svcbench`: GetRestaurant on svcd against a raw libzmq ROUTER echo, both in this process, with
 /// the same DEALER client and payload, in alternating runs. Prints round trips/s and latency
-/// p50/p99 per in-flight setting, the service ÷ echo ratios and the goal check.
+/// p50/p99 per in-flight setting, the service ÷ echo ratios and the goal check. With `--curve`,
+/// instead what CURVE costs (``CurveBench``), against svcd child processes.
 @main
 struct Svcbench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,6 +18,9 @@ struct Svcbench: ParsableCommand {
             For each --in-flight setting, runs echo, service, echo, service, … for --rounds rounds; \
             each run is a fresh DEALER client thread that warms up, then measures for --seconds. \
             Goal: pipelined throughput ≥ 0.5 × echo and lockstep p50 ≤ 1.5 × echo (medians across rounds).
+            With --curve: instead, the cost of CURVE encryption: the echo in plaintext and as a CURVE \
+            server, and two svcd child processes (plaintext, and with --client-keys) asked GetRestaurant \
+            and RegisterUser, alternating in one session; prints CURVE ÷ plaintext and svcd ÷ echo ratios.
             """
     )
 
@@ -44,6 +48,12 @@ struct Svcbench: ParsableCommand {
     @Flag(name: .long, help: "Print a JSON summary to stdout (the table then goes to stderr).")
     var json = false
 
+    @Flag(name: .long, help: "Measure what CURVE costs: echo plaintext/CURVE and svcd plaintext/CURVE (GetRestaurant, RegisterUser) in alternating runs; svcd runs as child processes (see --svcd).")
+    var curve = false
+
+    @Option(name: .long, help: "The svcd executable --curve starts (default: svcd next to this svcbench).")
+    var svcd: String?
+
     /// The parsed `--in-flight` list.
     var inFlightSettings: [Int] {
         inFlight.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -59,9 +69,26 @@ struct Svcbench: ParsableCommand {
         if let requests, requests < 1 { throw ValidationError("--requests must be at least 1") }
         if let wireIterations, wireIterations < 1 { throw ValidationError("--wire-iterations must be at least 1") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        if curve {
+            guard requests == nil, wireIterations == nil, !json else {
+                throw ValidationError("--curve prints its own table; it takes none of --requests, --wire-iterations, --json")
+            }
+            guard FileManager.default.isExecutableFile(atPath: svcdExecutable) else {
+                throw ValidationError("--curve needs svcd: \(svcdExecutable) is not an executable (swift build -c release --product svcd, or give --svcd PATH)")
+            }
+        } else if svcd != nil {
+            throw ValidationError("--svcd is only for --curve")
+        }
         guard !restaurantId.isEmpty, restaurantId.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
             throw ValidationError("--restaurant-id must be printable ASCII without quotes or backslashes")
         }
+    }
+
+    /// `--svcd`, else the svcd next to this executable.
+    var svcdExecutable: String {
+        if let svcd { return svcd }
+        let own = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return own.deletingLastPathComponent().appendingPathComponent("svcd").path
     }
 
     /// Synchronous, so that `--wire-iterations` never starts Swift concurrency (valgrind cannot
@@ -99,6 +126,20 @@ struct Svcbench: ParsableCommand {
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning
             return handler
+        }
+        if curve {
+            let bench = CurveBench(
+                svcdExecutable: svcdExecutable, inFlightSettings: inFlightSettings, rounds: rounds,
+                seconds: seconds, warmup: warmup, restaurantId: restaurantId
+            )
+            do {
+                let report = try await bench.run()
+                print(report.text, terminator: "")
+            } catch {
+                FileHandle.standardError.write(Data("svcbench: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+            return
         }
 
         let dataDirectory = FileManager.default.temporaryDirectory
