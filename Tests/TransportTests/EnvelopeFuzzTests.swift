@@ -1,9 +1,11 @@
 import Domain
 import Foundation
 import Persistence
+import ServiceApp
 import Testing
 import WireJSON
 import WireTestSupport
+import ZeroMQ
 @testable import Transport
 
 // Deterministic fuzzing of the request path below the socket: envelope decoding
@@ -996,8 +998,32 @@ struct EndpointFuzzTests {
 
     @Test(.timeLimit(.minutes(1)))
     func everyFuzzedFrameListGetsOneReplyAddressedToItsEnvelope() async throws {
+        try await expectFuzzedFrameListsAnswered(by: try SeededService.harness(), curve: nil)
+    }
+}
+
+/// The frame-list fuzzing through CURVE clients of a service whose use-case endpoints are CURVE
+/// servers (`--client-keys`): after a good handshake, every endpoint answers as in plaintext.
+@Suite("Envelope fuzzing through CURVE endpoints")
+struct CurveEndpointFuzzTests {
+    @Test(.timeLimit(.minutes(1)))
+    func everyFuzzedFrameListOverCurveGetsOneReplyAddressedToItsEnvelope() async throws {
+        let keys = try ZMQCurveKeyPair.generate()
+        let keysFile = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-keys-\(UUID().uuidString)").path
+        try "\(keys.publicKey)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: keysFile) }
+        try await withService(seed: true, configure: { $0.clientKeysPath = keysFile }) { harness in
+            let serverKey = try #require(try EndpointsFile.read(from: harness.dataDirectory).useCaseServerKey)
+            try await expectFuzzedFrameListsAnswered(by: harness, curve: CurveClient(serverKey: serverKey, keys: keys))
+        }
+    }
+}
+
+/// Sends 60 fuzzed frame lists to every use case of `harness` (over CURVE with `curve`) and
+/// checks that each gets one reply addressed to its envelope, as the contract says.
+private func expectFuzzedFrameListsAnswered(by harness: ServiceHarness, curve: CurveClient?) async throws {
+    do {
         // A DEALER cannot send a message of zero frames; every other shape is sent here.
-        let harness = try SeededService.harness()
         let seed: UInt64 = 0xF4A3_E5
         let perUseCase = 60
         let fields = useCaseFields(seededFixture)
@@ -1025,7 +1051,7 @@ struct EndpointFuzzTests {
                 }
             }
         }
-        let replies = try await sendOneAtATime(harness, inputs, thenValid: after)
+        let replies = try await sendOneAtATime(harness, inputs, thenValid: after, curve: curve)
         var failures = FailureLog()
         var wellFramed = 0
         for useCase in UseCaseName.allCases {
@@ -1061,7 +1087,7 @@ struct EndpointFuzzTests {
 /// waiting up to 10 s for each reply (`nil` when none came), then the use case's valid request.
 /// Returns, per use case, the replies in order and the reply to the valid request.
 private func sendOneAtATime(
-    _ harness: ServiceHarness, _ inputs: [UseCaseName: [[[UInt8]]]], thenValid after: [UseCaseName: [UInt8]]
+    _ harness: ServiceHarness, _ inputs: [UseCaseName: [[[UInt8]]]], thenValid after: [UseCaseName: [UInt8]], curve: CurveClient? = nil
 ) async throws -> [UseCaseName: (replies: [[[UInt8]]?], last: [[UInt8]]?)] {
     try await withThrowingTaskGroup(of: (UseCaseName, [[[UInt8]]?], [[UInt8]]?).self) { group in
         for useCase in UseCaseName.allCases {
@@ -1069,7 +1095,7 @@ private func sendOneAtATime(
             let messages = inputs[useCase]!
             let valid = after[useCase]!
             group.addTask {
-                try await withClient(.dealer, address, receiveTimeout: 10_000) { client in
+                try await withClient(.dealer, address, receiveTimeout: 10_000, curve: curve) { client in
                     var replies: [[[UInt8]]?] = []
                     for frames in messages {
                         try client.send(frames: frames)

@@ -1,7 +1,10 @@
+import Foundation
+import ServiceApp
 import Testing
 import Transport
 import WireJSON
 import WireTestSupport
+import ZeroMQ
 
 /// A garbage message and the envelope its reply must carry: the frames up to and including the
 /// first empty frame, or `[""]` when the message has no empty frame.
@@ -63,41 +66,62 @@ private func makeGarbage(count: Int, seed: UInt64) -> [GarbageMessage] {
 extension SeededWireTests {
     @Suite struct Garbage {
         @Test func fiveHundredGarbageMessagesEachGetAContractErrorAndTheEndpointKeepsServing() async throws {
-            let harness = try SeededService.harness()
-            let address = try harness.address(.getMenu)
-            let endpoint = try harness.endpoint(.getMenu)
-            let rejectionsBefore = endpoint.counters.transportRejections
-            let messages = makeGarbage(count: 500, seed: 0x5EED_6A7B)
-            let frames = messages.map(\.frames)
-
-            let replies = try await withClient(.dealer, address) { client in
-                for message in frames { try client.send(frames: message) }
-                var replies: [[[UInt8]]] = []
-                while replies.count < frames.count, let reply = try client.receiveFrames() {
-                    replies.append(reply)
-                }
-                return replies
-            }
-
-            // Every message has an empty frame before its last frame or none at all, so each one
-            // is answered by the transport itself, immediately and in order.
-            #expect(replies.count == messages.count, "every garbage message gets exactly one reply")
-            for (index, (message, replyFrames)) in zip(messages, replies).enumerated() {
-                let reply = Reply(frames: replyFrames)
-                #expect(Array(replyFrames.dropLast()) == message.expectedEnvelope, "message \(index): the reply does not carry the request's envelope")
-                #expect(reply.ok == false, "message \(index): \(reply)")
-                let code = try #require(reply.code, "message \(index): the reply is not an error envelope: \(reply)")
-                #expect(contractErrorCodes.contains(code), "message \(index): unknown code \(code)")
-                #expect(code == "malformed" || code == "unsupported_version", "message \(index): \(reply)")
-            }
-            #expect(endpoint.counters.transportRejections - rejectionsBefore == messages.count)
-
-            let after = try await call(address, request(id: "after-garbage", params: ["restaurantId": "r-000001"]))
-            #expect(after.ok == true, "\(after)")
-            #expect(after.id == "after-garbage")
-            let items = try #require(after.result?["items"]?.arrayValue)
-            #expect(!items.isEmpty)
-            #expect(items.allSatisfy { $0["restaurantId"] == "r-000001" })
+            try await expectGarbageAnswered(by: try SeededService.harness(), curve: nil)
         }
     }
+}
+
+/// The same garbage through a CURVE client of a service whose use-case endpoints are CURVE
+/// servers (`--client-keys`): after a good handshake, the transport answers exactly as in
+/// plaintext.
+@Suite struct CurveGarbageTests {
+    @Test func fiveHundredGarbageMessagesOverCurveEachGetAContractErrorAndTheEndpointKeepsServing() async throws {
+        let keys = try ZMQCurveKeyPair.generate()
+        let keysFile = FileManager.default.temporaryDirectory.appendingPathComponent("garbage-keys-\(UUID().uuidString)").path
+        try "\(keys.publicKey)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: keysFile) }
+        try await withService(seed: true, configure: { $0.clientKeysPath = keysFile }) { harness in
+            let serverKey = try #require(try EndpointsFile.read(from: harness.dataDirectory).useCaseServerKey)
+            try await expectGarbageAnswered(by: harness, curve: CurveClient(serverKey: serverKey, keys: keys))
+        }
+    }
+}
+
+/// Sends 500 garbage messages to GetMenu (over CURVE with `curve`) and expects each to be
+/// answered with a contract error carrying its envelope, and the endpoint to serve afterwards.
+private func expectGarbageAnswered(by harness: ServiceHarness, curve: CurveClient?) async throws {
+    let address = try harness.address(.getMenu)
+    let endpoint = try harness.endpoint(.getMenu)
+    let rejectionsBefore = endpoint.counters.transportRejections
+    let messages = makeGarbage(count: 500, seed: 0x5EED_6A7B)
+    let frames = messages.map(\.frames)
+
+    let replies = try await withClient(.dealer, address, curve: curve) { client in
+        for message in frames { try client.send(frames: message) }
+        var replies: [[[UInt8]]] = []
+        while replies.count < frames.count, let reply = try client.receiveFrames() {
+            replies.append(reply)
+        }
+        return replies
+    }
+
+    // Every message has an empty frame before its last frame or none at all, so each one
+    // is answered by the transport itself, immediately and in order.
+    #expect(replies.count == messages.count, "every garbage message gets exactly one reply")
+    for (index, (message, replyFrames)) in zip(messages, replies).enumerated() {
+        let reply = Reply(frames: replyFrames)
+        #expect(Array(replyFrames.dropLast()) == message.expectedEnvelope, "message \(index): the reply does not carry the request's envelope")
+        #expect(reply.ok == false, "message \(index): \(reply)")
+        let code = try #require(reply.code, "message \(index): the reply is not an error envelope: \(reply)")
+        #expect(contractErrorCodes.contains(code), "message \(index): unknown code \(code)")
+        #expect(code == "malformed" || code == "unsupported_version", "message \(index): \(reply)")
+    }
+    #expect(endpoint.counters.transportRejections - rejectionsBefore == messages.count)
+
+    let after = try await call(address, request(id: "after-garbage", params: ["restaurantId": "r-000001"]), curve: curve)
+    #expect(after.ok == true, "\(after)")
+    #expect(after.id == "after-garbage")
+    let items = try #require(after.result?["items"]?.arrayValue)
+    #expect(!items.isEmpty)
+    #expect(items.allSatisfy { $0["restaurantId"] == "r-000001" })
 }
