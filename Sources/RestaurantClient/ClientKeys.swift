@@ -12,7 +12,7 @@ public struct ClientKeys: Sendable, Hashable {
     /// A pair from its two keys.
     /// - Throws: ``RestaurantClientError/invalidArgument(_:)`` unless both are 40-character Z85 keys.
     public init(publicKey: String, secretKey: String) throws(RestaurantClientError) {
-        guard Self.isKey(publicKey), Self.isKey(secretKey) else {
+        guard ZMQCurve.isKey(publicKey), ZMQCurve.isKey(secretKey) else {
             throw .invalidArgument("a CURVE key is 40 Z85 characters")
         }
         self.publicKey = publicKey
@@ -32,11 +32,7 @@ public struct ClientKeys: Sendable, Hashable {
         let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
             $0.trimmingCharacters(in: .whitespaces)
         } ?? ""
-        guard isKey(line) else { throw .invalidArgument("\(path) does not hold a 40-character Z85 key") }
+        guard ZMQCurve.isKey(line) else { throw .invalidArgument("\(path) does not hold a 40-character Z85 key") }
         return line
-    }
-
-    static func isKey(_ text: String) -> Bool {
-        text.utf8.count == ZMQCurve.z85KeyLength && Z85.decode(text)?.count == ZMQCurve.keyLength
     }
 }

@@ -169,9 +169,7 @@ struct FreelanceExchange: Sendable {
             try socket.setLinger(0)
             try socket.setSendTimeout(milliseconds(deadline - clock.now))
             if let (serverKey, keys) = target.curve {
-                try socket.setCurveServerKey(serverKey)
-                try socket.setCurvePublicKey(keys.publicKey)
-                try socket.setCurveSecretKey(keys.secretKey)
+                try socket.setCurveClient(serverKey: serverKey, publicKey: keys.publicKey, secretKey: keys.secretKey)
             }
             try socket.connect(address)
         } catch {

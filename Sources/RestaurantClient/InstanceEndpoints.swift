@@ -1,5 +1,6 @@
 import Synchronization
 import WireJSON
+import ZeroMQ
 
 /// The current use-case addresses of one svcd instance: a fixed map, or its `endpoints.json`,
 /// parsed when first needed and again whenever the file's stamp changes.
@@ -83,7 +84,7 @@ final class InstanceEndpoints: Sendable {
             }
         }
         let serverKey = value["useCaseServerKey"]?.stringValue
-        if let serverKey, !ClientKeys.isKey(serverKey) {
+        if let serverKey, !ZMQCurve.isKey(serverKey) {
             return .failure(.unavailable("\(path) holds a malformed useCaseServerKey"))
         }
         return .success((map, serverKey))

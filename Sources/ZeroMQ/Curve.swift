@@ -64,6 +64,11 @@ public enum ZMQCurve {
         return String(decoding: publicBuffer.prefix(z85KeyLength), as: UTF8.self)
     }
 
+    /// Whether `z85` is a CURVE key: 40 Z85 characters decoding to 32 bytes.
+    public static func isKey(_ z85: String) -> Bool {
+        (try? decodeKey(z85)) != nil
+    }
+
     /// Decodes a 40-character Z85 key to 32 bytes, or throws ``ZMQError/invalid``.
     static func decodeKey(_ z85: String) throws(ZMQError) -> [UInt8] {
         guard z85.utf8.count == z85KeyLength, let key = Z85.decode(z85), key.count == keyLength else {

@@ -205,6 +205,14 @@ extension ZMQSocket {
         try setCurveKey(ZMQ_CURVE_SERVERKEY, try ZMQCurve.decodeKey(z85))
     }
 
+    /// Makes this socket a CURVE client of the server whose public key is `serverKey`, with the
+    /// pair `publicKey`/`secretKey` (all Z85, 40 characters). Set before connect.
+    public func setCurveClient(serverKey: String, publicKey: String, secretKey: String) throws(ZMQError) {
+        try setCurveServerKey(serverKey)
+        try setCurvePublicKey(publicKey)
+        try setCurveSecretKey(secretKey)
+    }
+
     private func setCurveKey(_ name: Int32, _ key: [UInt8]) throws(ZMQError) {
         guard key.count == ZMQCurve.keyLength else { throw ZMQError.invalid }
         try setOption(name, bytes: key)

@@ -115,9 +115,7 @@ struct LoadClient: Sendable {
         try socket.setLinger(0)
         try socket.setReceiveTimeout(replyTimeoutMilliseconds)
         if let curve {
-            try socket.setCurveServerKey(curve.serverPublicKey)
-            try socket.setCurvePublicKey(curve.client.publicKey)
-            try socket.setCurveSecretKey(curve.client.secretKey)
+            try socket.setCurveClient(serverKey: curve.serverPublicKey, publicKey: curve.client.publicKey, secretKey: curve.client.secretKey)
         }
         try socket.connect(endpoint)
 

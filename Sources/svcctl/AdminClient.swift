@@ -1,4 +1,5 @@
 import WireJSON
+import ZeroMQ
 
 /// A client of svcd's admin endpoint, authenticated with CURVE.
 struct AdminClient {
@@ -29,7 +30,7 @@ struct AdminClient {
         guard let admin = endpoints.admin, let serverKey = endpoints.adminServerKey else {
             throw CtlFailure(ExitStatus.unavailable, "svcd (pid \(endpoints.pid)) publishes no admin endpoint in endpoints.json (too old a version?)")
         }
-        guard CurveCredentials.isZ85Key(serverKey) else {
+        guard ZMQCurve.isKey(serverKey) else {
             throw CtlFailure(ExitStatus.unavailable, "endpoints.json holds a malformed adminServerKey")
         }
         self.endpoints = endpoints

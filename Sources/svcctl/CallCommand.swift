@@ -35,12 +35,7 @@ struct CallCommand: ParsableCommand {
             let id = WireExchange.makeRequestID()
             let request: JSONValue = ["v": 1, "id": .string(id), "params": .object(object)]
             // A CURVE svcd (--client-keys) publishes its use-case key: encrypt, with our key.
-            let credentials = try endpoints.useCaseServerKey.map { serverKey throws(CtlFailure) in
-                guard CurveCredentials.isZ85Key(serverKey) else {
-                    throw CtlFailure(ExitStatus.unavailable, "endpoints.json holds a malformed useCaseServerKey")
-                }
-                return try CurveCredentials.client(of: serverKey, options: options.common, endpoints: endpoints)
-            }
+            let credentials = try CurveCredentials.useCases(of: endpoints, source: "endpoints.json", options: options.common)
             var exchange = WireExchange(
                 address: address, credentials: credentials, timeoutMilliseconds: options.timeoutMilliseconds, peerName: useCase)
             exchange.allowList = "svcd's --client-keys file"

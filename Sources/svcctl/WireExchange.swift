@@ -18,7 +18,7 @@ struct CurveCredentials {
         }
         let line = String(decoding: data, as: UTF8.self)
             .split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        guard isZ85Key(line) else {
+        guard ZMQCurve.isKey(line) else {
             throw CtlFailure(ExitStatus.dataError, "\(path) does not hold a 40-character Z85 \(what)")
         }
         return line
@@ -46,9 +46,14 @@ struct CurveCredentials {
         )
     }
 
-    /// Whether `text` is a 40-character Z85 key (32 bytes).
-    static func isZ85Key(_ text: String) -> Bool {
-        text.utf8.count == ZMQCurve.z85KeyLength && Z85.decode(text)?.count == ZMQCurve.keyLength
+    /// The credentials for the use-case endpoints of the svcd behind `endpoints` (read from
+    /// `source`): `nil` when they speak plaintext (no `useCaseServerKey`), else ``client(of:options:endpoints:)``.
+    static func useCases(of endpoints: ServiceEndpoints, source: String, options: CommonOptions) throws(CtlFailure) -> CurveCredentials? {
+        guard let serverKey = endpoints.useCaseServerKey else { return nil }
+        guard ZMQCurve.isKey(serverKey) else {
+            throw CtlFailure(ExitStatus.unavailable, "\(source) holds a malformed useCaseServerKey")
+        }
+        return try client(of: serverKey, options: options, endpoints: endpoints)
     }
 }
 
@@ -57,9 +62,7 @@ extension ZMQSocket {
     /// Call before connecting.
     func useCurve(_ credentials: CurveCredentials?) throws(ZMQError) {
         guard let credentials else { return }
-        try setCurveServerKey(credentials.serverKey)
-        try setCurvePublicKey(credentials.publicKey)
-        try setCurveSecretKey(credentials.secretKey)
+        try setCurveClient(serverKey: credentials.serverKey, publicKey: credentials.publicKey, secretKey: credentials.secretKey)
     }
 }
 

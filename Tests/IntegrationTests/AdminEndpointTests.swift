@@ -43,9 +43,7 @@ private func adminBlocking(address: String, serverKey: String, keyPair: ZMQCurve
         try socket.setLinger(0)
         try socket.setReceiveTimeout(timeout)
         if let keyPair {
-            try socket.setCurveServerKey(serverKey)
-            try socket.setCurvePublicKey(keyPair.publicKey)
-            try socket.setCurveSecretKey(keyPair.secretKey)
+            try socket.setCurveClient(serverKey: serverKey, publicKey: keyPair.publicKey, secretKey: keyPair.secretKey)
         }
         try socket.connect(address)
         try socket.sendMultipart([[], body])

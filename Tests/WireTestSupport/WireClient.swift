@@ -35,9 +35,7 @@ public final class WireClient {
             try socket.setReceiveTimeout(milliseconds)
             try socket.setSendTimeout(5000)
             if let curve {
-                try socket.setCurveServerKey(curve.serverKey)
-                try socket.setCurvePublicKey(curve.keys.publicKey)
-                try socket.setCurveSecretKey(curve.keys.secretKey)
+                try socket.setCurveClient(serverKey: curve.serverKey, publicKey: curve.keys.publicKey, secretKey: curve.keys.secretKey)
             }
             try socket.connect(address)
         } catch {

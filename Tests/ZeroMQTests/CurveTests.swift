@@ -12,6 +12,16 @@ struct CurveTests {
         #expect(ZMQ.zapEndpoint == "inproc://zeromq.zap.01")
     }
 
+    @Test("isKey accepts exactly 40 Z85 characters that decode to 32 bytes")
+    func keyCheck() throws {
+        let pair = try ZMQCurveKeyPair.generate()
+        #expect(ZMQCurve.isKey(pair.publicKey) && ZMQCurve.isKey(pair.secretKey))
+        #expect(!ZMQCurve.isKey(String(pair.publicKey.dropLast())))
+        #expect(!ZMQCurve.isKey(pair.publicKey + "0"))
+        #expect(!ZMQCurve.isKey(String(repeating: "~", count: 40)), "~ is not in the Z85 alphabet")
+        #expect(!ZMQCurve.isKey(""))
+    }
+
     @Test("Key pairs are 40-char Z85, distinct, and the public key derives from the secret")
     func keyPairs() throws {
         let first = try ZMQCurveKeyPair.generate()

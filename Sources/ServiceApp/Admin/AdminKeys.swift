@@ -67,7 +67,7 @@ public struct AdminKeys: Sendable {
     /// The one key of a key file.
     public static func readKey(_ path: String) throws -> String {
         let text = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.utf8.count == ZMQCurve.z85KeyLength, Z85.decode(text)?.count == ZMQCurve.keyLength else {
+        guard ZMQCurve.isKey(text) else {
             throw AdminKeyError("\(path) does not hold one 40-character Z85 key")
         }
         return text

@@ -26,7 +26,7 @@ public struct ClientKeyList: Sendable {
         var keys = Set<String>()
         for line in text.split(whereSeparator: \.isNewline) where line.first != "#" {
             let key = line.trimmingCharacters(in: .whitespaces)
-            if key.utf8.count == ZMQCurve.z85KeyLength, Z85.decode(key)?.count == ZMQCurve.keyLength { keys.insert(key) }
+            if ZMQCurve.isKey(key) { keys.insert(key) }
         }
         return keys
     }

@@ -16,12 +16,7 @@ struct StressInstance: Sendable {
     static func locate(name: String, endpointsFile: String, options: CommonOptions) throws(CtlFailure) -> StressInstance {
         switch ServiceEndpoints.locate(endpointsFile: endpointsFile) {
         case .success(let endpoints):
-            let credentials = try endpoints.useCaseServerKey.map { serverKey throws(CtlFailure) in
-                guard CurveCredentials.isZ85Key(serverKey) else {
-                    throw CtlFailure(ExitStatus.unavailable, "\(endpointsFile) holds a malformed useCaseServerKey")
-                }
-                return try CurveCredentials.client(of: serverKey, options: options, endpoints: endpoints)
-            }
+            let credentials = try CurveCredentials.useCases(of: endpoints, source: endpointsFile, options: options)
             return StressInstance(name: name, endpointsFile: endpointsFile, endpoints: endpoints, absence: nil, credentials: credentials)
         case .failure(let absence):
             return StressInstance(name: name, endpointsFile: endpointsFile, endpoints: nil, absence: absence.description, credentials: nil)

@@ -22,9 +22,7 @@ func adminCall(dataDirectory: String, op: String, params: JSONValue = [:]) async
         defer { socket.close() }
         try socket.setLinger(0)
         try socket.setReceiveTimeout(5000)
-        try socket.setCurveServerKey(serverKey)
-        try socket.setCurvePublicKey(publicKey)
-        try socket.setCurveSecretKey(secretKey)
+        try socket.setCurveClient(serverKey: serverKey, publicKey: publicKey, secretKey: secretKey)
         try socket.connect(address)
         try socket.sendMultipart([[], body])
         var frames: [[UInt8]] = []
