@@ -105,22 +105,13 @@ final class AdminSocketLoop {
 
     /// ZAP (RFC 27): allow CURVE clients whose public key is in the allow-list file.
     private func answerZAP() {
-        while let request = try? zap.receiveMultipart(dontWait: true), !request.isEmpty {
-            guard request.count >= 6 else { continue }
-            let requestId = request[1]
-            let mechanism = String(decoding: request[5], as: UTF8.self)
-            var allowed = false
-            var clientKey = ""
-            if mechanism == "CURVE", request.count >= 7, let key = Z85.encode(request[6]) {
-                clientKey = key
-                allowed = authorizedKeys.allows(key)
-            }
+        while let frames = try? zap.receiveMultipart(dontWait: true) {
+            let request = ZAPRequest(frames)
+            let allowed = request.clientKey.map(authorizedKeys.allows) ?? false
             if !allowed {
-                logger.warning("admin connection refused", metadata: ["mechanism": "\(mechanism)", "clientKey": "\(clientKey)"])
+                logger.warning("admin connection refused", metadata: ["mechanism": "\(request.mechanism)", "clientKey": "\(request.clientKey ?? "")"])
             }
-            let status = allowed ? "200" : "400"
-            let text = allowed ? "OK" : "client key not authorised"
-            _ = try? zap.sendMultipart([Array("1.0".utf8), requestId, Array(status.utf8), Array(text.utf8), Array(clientKey.utf8), []])
+            _ = try? zap.sendMultipart(request.reply(allowed: allowed, refusal: "client key not authorised"))
         }
     }
 

@@ -110,22 +110,15 @@ public final class ZAPAuthenticator: Sendable {
     }
 
     /// The reply to one ZAP request: `[version, request id, status, text, user id, metadata]`.
-    func answer(_ request: [[UInt8]]) -> [[UInt8]] {
-        // [version, request id, domain, address, identity, mechanism, credentials…]
-        let requestId = request.count > 1 ? request[1] : []
-        let address = request.count > 3 ? String(decoding: request[3], as: UTF8.self) : "?"
-        let mechanism = request.count > 5 ? String(decoding: request[5], as: UTF8.self) : "?"
-        var clientKey = ""
-        if mechanism == "CURVE", request.count > 6, let key = Z85.encode(request[6]) {
-            clientKey = key
-            if allowed.allows(key) {
-                return [Array("1.0".utf8), requestId, Array("200".utf8), Array("OK".utf8), Array(key.utf8), []]
-            }
+    func answer(_ frames: [[UInt8]]) -> [[UInt8]] {
+        let request = ZAPRequest(frames)
+        let allowed = request.clientKey.map(self.allowed.allows) ?? false
+        if !allowed {
+            refused(because: "its key is not in the client key list", metadata: [
+                "peer": "\(request.address)", "mechanism": "\(request.mechanism)", "clientKey": "\(request.clientKey ?? "none")",
+            ])
         }
-        refused(because: "its key is not in the client key list", metadata: [
-            "peer": "\(address)", "mechanism": "\(mechanism)", "clientKey": "\(clientKey.isEmpty ? "none" : clientKey)",
-        ])
-        return [Array("1.0".utf8), requestId, Array("400".utf8), Array("client key not allowed".utf8), [], []]
+        return request.reply(allowed: allowed, refusal: "client key not allowed")
     }
 
     private func refused(because reason: String, metadata: Logger.Metadata) {
