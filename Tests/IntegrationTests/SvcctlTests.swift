@@ -269,9 +269,9 @@ private func writeEndpointsFile(
     @Test func callToAUseCaseNobodyServesIsUnavailable() async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let closed = try RefusingLoopbackPort()
-        defer { withExtendedLifetime(closed) {} }
-        let file: JSONValue = ["pid": .int(Int(getpid())), "useCases": ["GetRestaurant": .string(closed.address)]]
+        let closed = try LoopbackSocket.refusing()
+        defer { closed.close() }
+        let file: JSONValue = ["pid": .int(Int(getpid())), "useCases": ["GetRestaurant": .string(try closed.address)]]
         try Data(file.encoded()).write(to: URL(fileURLWithPath: directory).appendingPathComponent("endpoints.json"))
         let outcome = try await svcctl(["call", "GetRestaurant", "{}", "--data-dir", directory, "--timeout", "3"])
         #expect(outcome.status == 69, "\(outcome)")
@@ -407,9 +407,9 @@ private func writeEndpointsFile(
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let serverKeys = try ZMQCurveKeyPair.generate()
-        let closed = try RefusingLoopbackPort()
-        defer { withExtendedLifetime(closed) {} }
-        try await writeEndpointsFile(dataDirectory: directory, admin: closed.address, serverKey: serverKeys.publicKey)
+        let closed = try LoopbackSocket.refusing()
+        defer { closed.close() }
+        try await writeEndpointsFile(dataDirectory: directory, admin: try closed.address, serverKey: serverKeys.publicKey)
         let drain = try await svcctl(["drain", "--data-dir", directory, "--timeout", "3"])
         #expect(drain.status == 69, "\(drain)")
         let status = try await svcctl(["status", "--data-dir", directory, "--timeout", "3"])
@@ -420,9 +420,9 @@ private func writeEndpointsFile(
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let serverKeys = try ZMQCurveKeyPair.generate()
-        let closed = try RefusingLoopbackPort()
-        defer { withExtendedLifetime(closed) {} }
-        try await writeEndpointsFile(dataDirectory: directory, admin: closed.address, serverKey: serverKeys.publicKey)
+        let closed = try LoopbackSocket.refusing()
+        defer { closed.close() }
+        try await writeEndpointsFile(dataDirectory: directory, admin: try closed.address, serverKey: serverKeys.publicKey)
         let broken = directory + "/broken.key"
         try "not a key\n".write(toFile: broken, atomically: true, encoding: .utf8)
         let outcome = try await svcctl(["drain", "--data-dir", directory, "--public-key-file", broken, "--secret-key-file", broken])

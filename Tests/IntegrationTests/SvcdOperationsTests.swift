@@ -52,9 +52,9 @@ import Glibc
     }
 
     @Test func aPortInUseIsNamedWithItsEndpointAndExitsSeventyOne() async throws {
-        let held = try RefusingLoopbackPort()
-        defer { withExtendedLifetime(held) {} }
-        let port = try #require(Int(held.address.split(separator: ":").last ?? ""))
+        let held = try LoopbackSocket.refusing()
+        defer { held.close() }
+        let port = try held.port
         try #require(port >= 1 && port <= 65_001, "the held port must be usable as RegisterUser's (offset 1)")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("integration-inuse-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -1,11 +1,9 @@
 import Domain
 import Foundation
 import Persistence
-import ServiceApp
 import Testing
 import WireJSON
 import WireTestSupport
-import ZeroMQ
 @testable import Transport
 
 // Deterministic fuzzing of the request path below the socket: envelope decoding
@@ -1008,13 +1006,8 @@ struct EndpointFuzzTests {
 struct CurveEndpointFuzzTests {
     @Test(.timeLimit(.minutes(1)))
     func everyFuzzedFrameListOverCurveGetsOneReplyAddressedToItsEnvelope() async throws {
-        let keys = try ZMQCurveKeyPair.generate()
-        let keysFile = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-keys-\(UUID().uuidString)").path
-        try "\(keys.publicKey)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: keysFile) }
-        try await withService(seed: true, configure: { $0.clientKeysPath = keysFile }) { harness in
-            let serverKey = try #require(try EndpointsFile.read(from: harness.dataDirectory).useCaseServerKey)
-            try await expectFuzzedFrameListsAnswered(by: harness, curve: CurveClient(serverKey: serverKey, keys: keys))
+        try await withCurveService { harness, curve in
+            try await expectFuzzedFrameListsAnswered(by: harness, curve: curve)
         }
     }
 }

@@ -1,10 +1,7 @@
-import Foundation
-import ServiceApp
 import Testing
 import Transport
 import WireJSON
 import WireTestSupport
-import ZeroMQ
 
 /// A garbage message and the envelope its reply must carry: the frames up to and including the
 /// first empty frame, or `[""]` when the message has no empty frame.
@@ -76,13 +73,8 @@ extension SeededWireTests {
 /// plaintext.
 @Suite struct CurveGarbageTests {
     @Test func fiveHundredGarbageMessagesOverCurveEachGetAContractErrorAndTheEndpointKeepsServing() async throws {
-        let keys = try ZMQCurveKeyPair.generate()
-        let keysFile = FileManager.default.temporaryDirectory.appendingPathComponent("garbage-keys-\(UUID().uuidString)").path
-        try "\(keys.publicKey)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: keysFile) }
-        try await withService(seed: true, configure: { $0.clientKeysPath = keysFile }) { harness in
-            let serverKey = try #require(try EndpointsFile.read(from: harness.dataDirectory).useCaseServerKey)
-            try await expectGarbageAnswered(by: harness, curve: CurveClient(serverKey: serverKey, keys: keys))
+        try await withCurveService { harness, curve in
+            try await expectGarbageAnswered(by: harness, curve: curve)
         }
     }
 }

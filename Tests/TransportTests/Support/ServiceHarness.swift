@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import Transport
 import WireTestSupport
+import ZeroMQ
 
 /// One in-process service built by `buildService` on ephemeral loopback ports with its own
 /// temporary data directory. `run()` is started in a task by ``startRunning()``; ``shutDown()``
@@ -105,6 +106,20 @@ func withService<T>(
         Issue.record("service.run() did not return within 15 s of the graceful shutdown")
     }
     return result
+}
+
+/// ``withService(seed:running:configure:_:)`` with CURVE use-case endpoints (`--client-keys`)
+/// that list one fresh client key pair: `body` gets the harness and what a client needs to
+/// connect with that pair.
+func withCurveService<T>(seed: Bool = true, _ body: (ServiceHarness, CurveClient) async throws -> T) async throws -> T {
+    let keys = try ZMQCurveKeyPair.generate()
+    let keysFile = FileManager.default.temporaryDirectory.appendingPathComponent("client-keys-\(UUID().uuidString)").path
+    try "\(keys.publicKey)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: keysFile) }
+    return try await withService(seed: seed, configure: { $0.clientKeysPath = keysFile }) { harness in
+        let serverKey = try #require(try EndpointsFile.read(from: harness.dataDirectory).useCaseServerKey)
+        return try await body(harness, CurveClient(serverKey: serverKey, keys: keys))
+    }
 }
 
 /// Polls `condition` every few milliseconds until it holds or `timeout` seconds pass.
