@@ -8,10 +8,15 @@ public struct UseCaseRoute: Sendable {
     public let name: UseCaseName
     /// Decodes params, executes (binding the claim, for a write), returns the result; throws
     /// `WireError`, domain errors or ``IdempotentReplay``.
-    public let handle: @Sendable (Params, IdempotencyClaim?) async throws -> UseCaseResult
+    ///
+    /// `nonisolated(nonsending)`: it runs on the caller's executor (the endpoint's host actor on
+    /// its socket thread). A plain `async` closure would first switch to the generic executor,
+    /// which under the socket thread's task-executor preference is one more queued job per
+    /// request, and one more on the way back.
+    public let handle: nonisolated(nonsending) @Sendable (Params, IdempotencyClaim?) async throws -> UseCaseResult
 
     /// Creates a route.
-    public init(name: UseCaseName, handle: @escaping @Sendable (Params, IdempotencyClaim?) async throws -> UseCaseResult) {
+    public init(name: UseCaseName, handle: nonisolated(nonsending) @escaping @Sendable (Params, IdempotencyClaim?) async throws -> UseCaseResult) {
         self.name = name
         self.handle = handle
     }
