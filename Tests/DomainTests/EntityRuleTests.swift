@@ -308,3 +308,21 @@ struct DomainErrorTests {
         #expect(stock.contains("5"))
     }
 }
+
+@Suite("White space in names")
+struct WhiteSpaceTests {
+    // Each is only white space by Unicode's measure: ASCII blanks, CR LF (one Character),
+    // no-break and ideographic spaces, a line separator.
+    @Test(arguments: ["", " ", "\t\n\r\n", "\u{00A0}", "\u{3000} \u{2028}"])
+    func onlyWhiteSpaceHasNone(_ text: String) {
+        #expect(!text.hasNonWhitespace)
+        #expect(text.trimmed.isEmpty)
+    }
+
+    // Printable ASCII anywhere, a non-ASCII letter alone, a control character, an emoji.
+    @Test(arguments: ["a", "  x  ", "\u{3000}b", "é", " \u{00E9} ", "\u{0007}", "\u{1F35C}"])
+    func anythingElseCounts(_ text: String) {
+        #expect(text.hasNonWhitespace)
+        #expect(!text.trimmed.isEmpty)
+    }
+}

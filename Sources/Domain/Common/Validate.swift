@@ -57,7 +57,11 @@ extension String {
     /// Whether anything but white space is in the string; unlike `trimmed.isEmpty` it allocates
     /// nothing and usually stops at the first character, which matters on read paths.
     public var hasNonWhitespace: Bool {
-        contains { !$0.isWhitespace }
+        // A Character is white space when its first scalar is, and no white-space scalar
+        // joins a following ASCII scalar into one Character: so one printable ASCII byte
+        // settles it without breaking the string into Characters (a read-path cost).
+        if utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return true }
+        return contains { !$0.isWhitespace }
     }
 
     /// The string without leading and trailing white space (spaces, tabs, newlines…).
