@@ -45,6 +45,9 @@ struct Svcbench: ParsableCommand {
     @Option(name: .long, help: "Instead of any run: encode and decode this many GetRestaurant requests and replies on the main thread, without sockets or concurrency (for counting instructions under valgrind).")
     var wireIterations: Int?
 
+    @Option(name: .long, help: "The in-process service's store: sqlite (a temporary directory, the service's default) or memory.")
+    var store: String = "sqlite"
+
     @Flag(name: .long, help: "Print a JSON summary to stdout (the table then goes to stderr).")
     var json = false
 
@@ -67,6 +70,9 @@ struct Svcbench: ParsableCommand {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be above 0 and at most 3600") }
         guard warmup >= 0, warmup <= 3600 else { throw ValidationError("--warmup must be between 0 and 3600") }
         if let requests, requests < 1 { throw ValidationError("--requests must be at least 1") }
+        guard [.sqlite, .memory].contains(ServiceConfiguration.StoreKind(rawValue: store)) else {
+            throw ValidationError("--store must be sqlite or memory")
+        }
         if let wireIterations, wireIterations < 1 { throw ValidationError("--wire-iterations must be at least 1") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         if curve {
@@ -148,6 +154,7 @@ struct Svcbench: ParsableCommand {
         configuration.dataDirectory = dataDirectory
         configuration.portBase = 0
         configuration.seedSample = true
+        configuration.store = ServiceConfiguration.StoreKind(rawValue: store) ?? .sqlite
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
 
         let service = try await buildService(configuration: configuration, logger: Logger(label: "svcd"))
