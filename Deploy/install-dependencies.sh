@@ -2,9 +2,9 @@
 # Installs what building and testing the service needs on a Debian machine that already has
 # the Swift toolchain: libzmq and SQLite (C libraries + headers), PostgreSQL (the tests start
 # throwaway servers of their own with Deploy/postgres-dev.sh; Debian's system cluster is never
-# used), pyzmq (the outside client the wire tests and examples use) and prometheus_client (whose
-# parser the monitoring tests check svcd's /metrics text with). Idempotent; needs root
-# (or sudo) only when something is missing.
+# used), pyzmq (the outside client the wire tests and examples use), prometheus_client (whose
+# parser the monitoring tests check svcd's /metrics text with) and valgrind (the instruction
+# budget tests). Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
 as_root() {
@@ -23,6 +23,12 @@ apt_install() {
 
 if ! pkg-config --exists libzmq 2>/dev/null || ! pkg-config --exists sqlite3 2>/dev/null; then
     apt_install libzmq3-dev libsqlite3-dev pkg-config
+fi
+
+# valgrind (callgrind) counts instructions per request for the budget tests; objcopy (binutils)
+# strips the DWARF 5 debug info valgrind 3.19 cannot read from the copy it runs.
+if ! command -v valgrind >/dev/null 2>&1 || ! command -v objcopy >/dev/null 2>&1; then
+    apt_install valgrind binutils
 fi
 
 # Where Deploy/postgres-dev.sh looks for initdb: PATH, then Debian's versioned directories.

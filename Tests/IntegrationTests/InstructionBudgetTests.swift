@@ -1,0 +1,110 @@
+import Foundation
+import SvcdTestSupport
+import Testing
+
+/// Regression guards that cannot be flaky: instructions per request counted by callgrind, which
+/// do not depend on the machine's load, against a budget of the figure measured when it was set
+/// plus a margin. Wall-clock time never goes in a test; the benchmarks measure that.
+///
+/// Each figure is the difference of two runs of `svcbench` under callgrind (`small` and `large`
+/// requests) divided by the difference in requests, so start-up and shutdown cancel out.
+/// `--toggle-collect` counts only inside one function (inclusive, on every thread):
+/// - the wire path: `WirePathBench.run` — decode a GetRestaurant request, read its params,
+///   encode the reply (`svcbench --wire-iterations N`, no sockets or concurrency);
+/// - one request through the endpoint: `SocketLoop.run` — the GetRestaurant socket thread's
+///   whole loop (receive, the host actor, the use case, the in-memory repository, encoding,
+///   statistics, send) while `svcbench --requests N --in-flight 64 --store memory` drives the
+///   in-process service over TCP.
+///
+/// The budgets depend on the build: the suite runs in debug (`swift test`), where Swift code
+/// costs several times what it does optimised. When a change makes a figure go down for good,
+/// lower its budget to the new figure plus the margin; when it goes up, the test names the
+/// figure, and Docs/BENCHMARKS.md ("Instruction budgets") says how to look for the cause.
+@Suite("Instruction budgets (callgrind)", .serialized)
+struct InstructionBudgetTests {
+    /// Instructions per request when the budgets were set (2026-11-25) and the margin above
+    /// them a figure may reach. Measured repeatedly, the endpoint figure moved by 0.3 % and the
+    /// wire path not at all.
+    #if DEBUG
+    static let wirePathMeasured = 113_500.0
+    static let endpointMeasured = 197_700.0
+    #else
+    static let wirePathMeasured = 9_200.0
+    static let endpointMeasured = 28_300.0
+    #endif
+    static let margin = 1.10
+
+    @Test func theWirePathStaysWithinItsInstructionBudget() async throws {
+        let perRequest = try await Self.instructionsPerRequest(
+            counting: "*WirePathBench*run*", small: 200, large: 1_200
+        ) { ["--wire-iterations", "\($0)"] }
+        #expect(perRequest <= Self.wirePathMeasured * Self.margin, "wire path: \(Int(perRequest)) instructions per request; budget \(Int(Self.wirePathMeasured * Self.margin))")
+        // A figure far below the measure means the count missed the work (a renamed function).
+        #expect(perRequest >= Self.wirePathMeasured / 3, "wire path: only \(Int(perRequest)) instructions per request counted")
+    }
+
+    @Test func oneRequestThroughTheEndpointStaysWithinItsInstructionBudget() async throws {
+        let perRequest = try await Self.instructionsPerRequest(
+            counting: "*SocketLoopC3run*", small: 300, large: 1_300
+        ) { ["--requests", "\($0)", "--in-flight", "64", "--store", "memory"] }
+        #expect(perRequest <= Self.endpointMeasured * Self.margin, "endpoint: \(Int(perRequest)) instructions per request; budget \(Int(Self.endpointMeasured * Self.margin))")
+        #expect(perRequest >= Self.endpointMeasured / 3, "endpoint: only \(Int(perRequest)) instructions per request counted")
+    }
+
+    /// Runs svcbench under callgrind with `arguments(small)` and `arguments(large)`, counting
+    /// only inside functions matching `pattern`; returns the instructions per request.
+    static func instructionsPerRequest(
+        counting pattern: String, small: Int, large: Int, arguments: (Int) -> [String]
+    ) async throws -> Double {
+        let valgrind = try Self.tool("valgrind")
+        let objcopy = try Self.tool("objcopy")
+        let files = FileManager.default
+        let directory = files.temporaryDirectory.appendingPathComponent("instruction-budget-\(UUID().uuidString)")
+        try files.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? files.removeItem(at: directory) }
+
+        // valgrind 3.19 gives up on the DWARF 5 debug info Swift 6 writes; the symbol table it
+        // needs for --toggle-collect stays in the stripped copy.
+        let svcbench = directory.appendingPathComponent("svcbench").path
+        let strip = try await runTool(objcopy, ["--strip-debug", try ExecutableLocator.path(of: "svcbench", variable: "SVCBENCH_PATH"), svcbench], timeout: 120)
+        try #require(strip.status == 0, "objcopy failed: \(strip.stderr)")
+
+        var totals: [Int: Double] = [:]
+        for count in [small, large] {
+            let output = directory.appendingPathComponent("callgrind.\(count)").path
+            let run = try await runTool(
+                valgrind, ["--tool=callgrind", "--callgrind-out-file=\(output)", "--toggle-collect=\(pattern)", svcbench] + arguments(count),
+                timeout: 600
+            )
+            try #require(run.status == 0, "svcbench under callgrind exited with \(run.status.map(String.init) ?? "a timeout"): \(run.stderr.suffix(2_000))")
+            totals[count] = try Self.summary(of: output)
+        }
+        return (totals[large]! - totals[small]!) / Double(large - small)
+    }
+
+    /// The `summary:` line of a callgrind output file: instructions counted in total.
+    static func summary(of path: String) throws -> Double {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") }),
+            let value = Double(line.dropFirst("summary:".count).trimmingCharacters(in: .whitespaces))
+        else {
+            throw BudgetFailure("no summary line in \(path)")
+        }
+        return value
+    }
+
+    /// The tool's path from PATH; Deploy/install-dependencies.sh installs both.
+    static func tool(_ name: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw BudgetFailure("\(name) is not installed; run Deploy/install-dependencies.sh")
+    }
+
+    struct BudgetFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
