@@ -42,8 +42,6 @@ public func buildService(
     }
 
     var endpointConfiguration = configuration.endpoint
-    // Every read of a PostgreSQL store is a round trip: reads wait concurrently, like writes.
-    endpointConfiguration.concurrentReads = endpointConfiguration.concurrentReads || store.kind == .postgres
     let keys = try AdminKeys.loadOrCreate(in: configuration.dataDirectory)
     var useCaseServerKey: String?
     var authenticator: ZAPAuthenticator?
@@ -78,9 +76,12 @@ public func buildService(
         for route in UseCaseRoute.all(catalog) {
             var endpointLogger = logger
             endpointLogger[metadataKey: "useCase"] = "\(route.name.rawValue)"
+            // Reads that wait for the database wait concurrently, like writes.
+            var routeConfiguration = endpointConfiguration
+            routeConfiguration.concurrentReads = endpointConfiguration.concurrentReads || store.readsWait(route.name)
             let endpoint = try UseCaseEndpoint(
                 route: route, address: configuration.address(offset: route.name.portOffset), context: context,
-                configuration: endpointConfiguration, availability: availability, logger: endpointLogger,
+                configuration: routeConfiguration, availability: availability, logger: endpointLogger,
                 metrics: metrics.factory
             )
             addresses[route.name] = try await EndpointBindFailure.naming(route.name.rawValue, configuration.address(offset: route.name.portOffset)) {

@@ -1,4 +1,5 @@
 import Persistence
+import Transport
 
 /// The store a running service is built on, as start-up, the admin operations and shutdown see
 /// it: its kind, whether it answers, how to back it up and how to close it.
@@ -18,6 +19,26 @@ enum ServiceStore: Sendable {
         case .memory: .memory
         }
     }
+
+    /// Whether reads of `useCase` wait for the database, so its endpoint runs them concurrently
+    /// (each as its own task) instead of one after another on the socket thread, where one read
+    /// waiting for the database would hold up every read behind it.
+    ///
+    /// PostgreSQL: every read is a round trip. SQLite: the restaurant and user repositories hold
+    /// every row, so GetRestaurant and GetUserProfile are answered on the socket thread without
+    /// a task per request (the cheapest path); every other read runs a query. A GetRestaurant
+    /// with a user still checks the favourite in SQLite and so holds up its endpoint's other
+    /// reads meanwhile (Docs/BENCHMARKS.md, "Reads that wait for SQLite"). Memory: nothing waits.
+    func readsWait(_ useCase: UseCaseName) -> Bool {
+        switch self {
+        case .postgres: true
+        case .sqlite: !useCase.writes && !Self.heldReads.contains(useCase)
+        case .memory: false
+        }
+    }
+
+    /// The SQLite reads answered from what the repository actors hold.
+    private static let heldReads: Set<UseCaseName> = [.getRestaurant, .getUserProfile]
 
     /// Succeeds when the store answers a trivial read (PostgreSQL: within the operation timeout).
     func ping() async throws {

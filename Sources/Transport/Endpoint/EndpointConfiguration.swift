@@ -19,8 +19,9 @@ public struct EndpointConfiguration: Sendable, Hashable {
 
     /// Whether reads run concurrently, each as its own task, like writes. Off (the default),
     /// reads are answered one after another on the socket thread, which is fastest when they are
-    /// answered from memory; on, for a store across the network (PostgreSQL), where each read
-    /// waits for a round trip and one at a time would cap an endpoint at one read per round trip.
+    /// answered from memory; on, for reads that wait for a database (every read of PostgreSQL,
+    /// the SQLite reads that run a query), where one at a time would cap an endpoint at one read
+    /// per wait. The composition root decides per use case.
     public var concurrentReads = false
 
     /// The service's CURVE secret key (Z85) when the endpoints are CURVE servers (`svcd
