@@ -12,9 +12,11 @@ import Testing
 /// - the wire path: `WirePathBench.run` — decode a GetRestaurant request, read its params,
 ///   encode the reply (`svcbench --wire-iterations N`, no sockets or concurrency);
 /// - one request through the endpoint: `SocketLoop.run` — the GetRestaurant socket thread's
-///   whole loop (receive, the host actor, the use case, the in-memory repository, encoding,
-///   statistics, send) while `svcbench --requests N --in-flight 64 --store memory` drives the
-///   in-process service over TCP.
+///   whole loop (wake-up, receive, the host actor, the use case, the in-memory repository,
+///   encoding, statistics, send) while `svcbench --requests N --in-flight 1 --store memory`
+///   drives the in-process service over TCP. One request in flight, because with more the
+///   loop's batches depend on thread timing: at 64 in flight the figure rose 14 % with the
+///   machine busy; at 1 it moves by under 2 % busy or not.
 ///
 /// The budgets depend on the build: the suite runs in debug (`swift test`), where Swift code
 /// costs several times what it does optimised. When a change makes a figure go down for good,
@@ -23,14 +25,15 @@ import Testing
 @Suite("Instruction budgets (callgrind)", .serialized)
 struct InstructionBudgetTests {
     /// Instructions per request when the budgets were set (2026-11-25) and the margin above
-    /// them a figure may reach. Measured repeatedly, the endpoint figure moved by 0.3 % and the
+    /// them a figure may reach. Measured repeatedly, quiet and with three CPU-bound processes
+    /// beside it, the endpoint figure moved by under 2 % (debug; release under 3 %) and the
     /// wire path not at all.
     #if DEBUG
     static let wirePathMeasured = 113_500.0
-    static let endpointMeasured = 197_700.0
+    static let endpointMeasured = 280_300.0
     #else
     static let wirePathMeasured = 9_200.0
-    static let endpointMeasured = 28_300.0
+    static let endpointMeasured = 56_300.0
     #endif
     static let margin = 1.10
 
@@ -46,7 +49,7 @@ struct InstructionBudgetTests {
     @Test func oneRequestThroughTheEndpointStaysWithinItsInstructionBudget() async throws {
         let perRequest = try await Self.instructionsPerRequest(
             counting: "*SocketLoopC3run*", small: 300, large: 1_300
-        ) { ["--requests", "\($0)", "--in-flight", "64", "--store", "memory"] }
+        ) { ["--requests", "\($0)", "--in-flight", "1", "--store", "memory"] }
         #expect(perRequest <= Self.endpointMeasured * Self.margin, "endpoint: \(Int(perRequest)) instructions per request; budget \(Int(Self.endpointMeasured * Self.margin))")
         #expect(perRequest >= Self.endpointMeasured / 3, "endpoint: only \(Int(perRequest)) instructions per request counted")
     }
