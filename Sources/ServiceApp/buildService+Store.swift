@@ -30,7 +30,7 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
             let restaurants = try await SQLiteRestaurantRepository(store: sqlite)
             let repositories = Repositories(
                 users: try await SQLiteUserRepository(store: sqlite), restaurants: restaurants,
-                favorites: SQLiteFavoriteRepository(store: sqlite), menu: SQLiteMenuRepository(store: sqlite),
+                favorites: try await SQLiteFavoriteRepository(store: sqlite), menu: SQLiteMenuRepository(store: sqlite),
                 idempotency: SQLiteIdempotencyRepository(store: sqlite)
             )
             let held = await restaurants.count

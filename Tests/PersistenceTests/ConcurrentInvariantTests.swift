@@ -23,6 +23,38 @@ import Testing
         #expect(try await world.favorites.favorites(of: user.id).count == cap)
     }
 
+    /// The favourite check answers from what the SQLite repository holds; racing saves and
+    /// removes of the same favorites must leave it as the database has it, whatever order
+    /// their results come back in.
+    @Test(arguments: Backend.allCases)
+    func racingSavesAndRemovesLeaveTheFavouriteCheckAsStored(_ backend: Backend) async throws {
+        let world = try await Fixture(backend)
+        let user = try await world.user()
+        var restaurantIds: [RestaurantID] = []
+        for index in 0..<4 { restaurantIds.append(try await world.restaurant("R\(index)").id) }
+        let ids = restaurantIds
+        let outcomes = await race(400) { index in
+            let id = ids[index % ids.count]
+            if (index / ids.count) % 2 == 0 {
+                _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: id)
+            } else {
+                _ = try await world.removeFavorite.execute(userId: user.id, restaurantId: id)
+            }
+        }
+        #expect(outcomes.allSatisfy { $0 == .succeeded })
+        let stored = Set(try await world.favorites.favorites(of: user.id).map(\.restaurantId))
+        for id in ids {
+            #expect(try await world.favorites.contains(userId: user.id, restaurantId: id) == stored.contains(id))
+        }
+        if let store = world.store {
+            // And what a restart loads agrees.
+            let reopened = try await SQLiteFavoriteRepository(store: store)
+            for id in ids {
+                #expect(try await reopened.contains(userId: user.id, restaurantId: id) == stored.contains(id))
+            }
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func repeatedSavesOfOneFavoriteStoreItOnce(_ backend: Backend) async throws {
         let world = try await Fixture(backend)

@@ -80,7 +80,7 @@ struct Fixture {
             let store = try SQLiteStore(path: directory.path + "/store.sqlite", clock: clock)
             users = try await SQLiteUserRepository(store: store)
             restaurants = try await SQLiteRestaurantRepository(store: store)
-            favorites = SQLiteFavoriteRepository(store: store)
+            favorites = try await SQLiteFavoriteRepository(store: store)
             menu = SQLiteMenuRepository(store: store)
             idempotency = SQLiteIdempotencyRepository(store: store)
             self.store = store

@@ -20,7 +20,7 @@ struct StoreWiring {
         store = try SQLiteStore(path: path)
         users = try await SQLiteUserRepository(store: store)
         restaurants = try await SQLiteRestaurantRepository(store: store)
-        favorites = SQLiteFavoriteRepository(store: store)
+        favorites = try await SQLiteFavoriteRepository(store: store)
         menu = SQLiteMenuRepository(store: store)
         ids = SequentialIdentifierGenerator(prefix: idPrefix)
     }
