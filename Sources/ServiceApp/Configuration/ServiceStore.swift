@@ -25,10 +25,10 @@ enum ServiceStore: Sendable {
     /// waiting for the database would hold up every read behind it.
     ///
     /// PostgreSQL: every read is a round trip. SQLite: the restaurant and user repositories hold
-    /// every row, so GetRestaurant and GetUserProfile are answered on the socket thread without
-    /// a task per request (the cheapest path); every other read runs a query. A GetRestaurant
-    /// with a user still checks the favourite in SQLite and so holds up its endpoint's other
-    /// reads meanwhile (Docs/BENCHMARKS.md, "Reads that wait for SQLite"). Memory: nothing waits.
+    /// every row and the favorite repository which restaurants each user saved, so GetRestaurant
+    /// (with or without a user) and GetUserProfile are answered on the socket thread without a
+    /// task per request (the cheapest path); every other read runs a query. Memory: nothing
+    /// waits.
     func readsWait(_ useCase: UseCaseName) -> Bool {
         switch self {
         case .postgres: true
