@@ -52,7 +52,14 @@ final class GroupCommitter: Sendable {
     /// Runs `body` in the next batch and returns its result once that batch is committed.
     /// Throws what `body` threw (nothing of it was written), or the commit's error (nothing of
     /// the whole batch was written).
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    ///
+    /// `committed`, if given, is called with the result right after the commit and before the
+    /// caller resumes, on the writer's queue: the writes' `committed` calls therefore run one at
+    /// a time in commit order, which the callers' own resumptions do not (e.g. to keep a copy of
+    /// committed state that later writes must not be overtaken by).
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, committed: (@Sendable (T) -> Void)? = nil
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let write = PendingWrite(
                 perform: { db, alone in
@@ -73,6 +80,7 @@ final class GroupCommitter: Sendable {
                         if let commitError {
                             continuation.resume(throwing: commitError)
                         } else {
+                            if let committed, case .success(let value) = result { committed(value) }
                             continuation.resume(with: result)
                         }
                     }

@@ -37,9 +37,12 @@ public final class SQLiteStore: Sendable {
         committer = GroupCommitter(writer: pool, metrics: metrics)
     }
 
-    /// Runs `body` in the next group commit; returns once it is durable.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await committer.write(body)
+    /// Runs `body` in the next group commit; returns once it is durable. `committed` (see
+    /// `GroupCommitter.write`) runs right after the commit, in commit order.
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, committed: (@Sendable (T) -> Void)? = nil
+    ) async throws -> T {
+        try await committer.write(body, committed: committed)
     }
 
     /// Runs `body` in the next group commit as the write `claim` binds, and returns once it is
@@ -47,11 +50,12 @@ public final class SQLiteStore: Sendable {
     /// binding is thrown (``IdempotentReplay`` or a conflict). Otherwise, when `body` returns a
     /// result (its write succeeded), the key is bound to that result in the same transaction.
     func write<T: Sendable>(
-        boundTo claim: IdempotencyClaim?, _ body: @escaping @Sendable (Database) throws -> (T, WriteResult?)
+        boundTo claim: IdempotencyClaim?, _ body: @escaping @Sendable (Database) throws -> (T, WriteResult?),
+        committed: (@Sendable (T) -> Void)? = nil
     ) async throws -> T {
-        guard let claim else { return try await write { db in try body(db).0 } }
+        guard let claim else { return try await write({ db in try body(db).0 }, committed: committed) }
         let clock = self.clock
-        return try await write { db in
+        return try await write({ db in
             if let row = try db.row("SELECT \(IdempotencyRecord.columns) FROM idempotency_keys WHERE key = ?", [claim.key]) {
                 throw claim.answer(toBound: try IdempotencyRecord.binding(from: row))
             }
@@ -63,7 +67,7 @@ public final class SQLiteStore: Sendable {
                 )
             }
             return value
-        }
+        }, committed: committed)
     }
 
     /// The settings of every connection. With WAL, `synchronous = FULL` syncs the log at every
