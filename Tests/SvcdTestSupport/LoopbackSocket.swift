@@ -14,11 +14,7 @@ public final class LoopbackSocket: Sendable {
     /// A socket listening on `127.0.0.1` at an ephemeral port: holds that port until closed.
     public static func listening() throws -> LoopbackSocket {
         let socket = try bound()
-        guard listen(socket.descriptor, 16) == 0 else {
-            let code = errno
-            socket.close()
-            throw ChildFailure("cannot listen on 127.0.0.1: \(String(cString: strerror(code)))")
-        }
+        try socket.closing(unless: listen(socket.descriptor, 16), "cannot listen on 127.0.0.1")
         return socket
     }
 
@@ -32,15 +28,8 @@ public final class LoopbackSocket: Sendable {
 
     private static func bound() throws -> LoopbackSocket {
         let socket = try LoopbackSocket(descriptor: make())
-        var address = try loopbackAddress("127.0.0.1", port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else {
-            let code = errno
-            socket.close()
-            throw ChildFailure("cannot bind 127.0.0.1: \(String(cString: strerror(code)))")
-        }
+        let bound = try withLoopbackAddress("127.0.0.1", port: 0) { bind(socket.descriptor, $0, $1) }
+        try socket.closing(unless: bound, "cannot bind 127.0.0.1")
         return socket
     }
 
@@ -55,15 +44,8 @@ public final class LoopbackSocket: Sendable {
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(socket.descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket.descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = try loopbackAddress(host, port: port)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            let code = errno
-            socket.close()
-            throw ChildFailure("cannot connect to \(host):\(port): \(String(cString: strerror(code)))")
-        }
+        let connected = try withLoopbackAddress(host, port: port) { connect(socket.descriptor, $0, $1) }
+        try socket.closing(unless: connected, "cannot connect to \(host):\(port)")
         return socket
     }
 
@@ -113,12 +95,26 @@ public final class LoopbackSocket: Sendable {
         return descriptor
     }
 
-    private static func loopbackAddress(_ host: String, port: Int) throws -> sockaddr_in {
+    /// Calls `body` (bind, connect) with the IPv4 address `host:port`; returns what it returned.
+    private static func withLoopbackAddress(
+        _ host: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) throws -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw ChildFailure("not an IPv4 address: \(host)") }
-        return address
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+
+    /// After a set-up call that returned `result`: on failure, closes the socket and throws
+    /// `what` with the call's errno.
+    private func closing(unless result: Int32, _ what: String) throws {
+        guard result != 0 else { return }
+        let code = errno
+        close()
+        throw ChildFailure("\(what): \(String(cString: strerror(code)))")
     }
 }
 
