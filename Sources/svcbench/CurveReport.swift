@@ -64,8 +64,7 @@ struct CurveReport {
             for run in setting.runs {
                 let result = run.result
                 var line = "\(Report.pad(setting.inFlight, 9))  \(Report.pad(result.round, 5))  \(Report.pad(run.target.label, -23))  "
-                    + "\(Report.pad(Report.grouped(result.throughput), 13))  \(Report.pad(Report.micros(result.p50Microseconds), 8))  "
-                    + "\(Report.pad(Report.micros(result.p99Microseconds), 8))  \(Report.pad(result.errors, 6))"
+                    + Report.measures(throughput: result.throughput, p50: result.p50Microseconds, p99: result.p99Microseconds, errors: result.errors)
                 if let paired = setting.pairedRatio(run) {
                     line += "  \(Report.pad(Report.ratio(paired.throughput), 11))  \(Report.pad(Report.ratio(paired.p50), 9))"
                 }
@@ -78,8 +77,8 @@ struct CurveReport {
         for setting in settings {
             for target in Target.all {
                 let median = setting.median(target)
-                lines.append("\(Report.pad(setting.inFlight, 9))  \(Report.pad(target.label, -23))  \(Report.pad(Report.grouped(median.throughput), 13))  "
-                    + "\(Report.pad(Report.micros(median.p50), 8))  \(Report.pad(Report.micros(median.p99), 8))  \(Report.pad(median.errors, 6))")
+                lines.append("\(Report.pad(setting.inFlight, 9))  \(Report.pad(target.label, -23))  "
+                    + Report.measures(throughput: median.throughput, p50: median.p50, p99: median.p99, errors: median.errors))
             }
         }
         lines.append("")

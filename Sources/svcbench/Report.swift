@@ -126,8 +126,7 @@ struct Report {
         for setting in settings {
             for run in setting.runs {
                 var line = "\(Self.pad(run.inFlight, 9))  \(Self.pad(run.round, 5))  \(Self.pad(run.target.rawValue, -7))  "
-                    + "\(Self.pad(Self.grouped(run.throughput), 15))  \(Self.pad(Self.micros(run.p50Microseconds), 8))  "
-                    + "\(Self.pad(Self.micros(run.p99Microseconds), 8))  \(Self.pad(run.errors, 6))"
+                    + Self.measures(throughput: run.throughput, p50: run.p50Microseconds, p99: run.p99Microseconds, errors: run.errors, throughputWidth: 15)
                 if run.target == .service, let ratios = setting.pairedRatios(round: run.round) {
                     line += "  \(Self.pad(Self.ratio(ratios.throughput), 11))  \(Self.pad(Self.ratio(ratios.p50), 9))  \(Self.pad(Self.ratio(ratios.p99), 9))"
                 }
@@ -140,8 +139,8 @@ struct Report {
         for setting in settings {
             for target in BenchTarget.allCases {
                 let medians = setting.medians(of: target)
-                lines.append("\(Self.pad(setting.inFlight, 9))  \(Self.pad(target.rawValue, -14))  \(Self.pad(Self.grouped(medians.throughput), 13))  "
-                    + "\(Self.pad(Self.micros(medians.p50Microseconds), 8))  \(Self.pad(Self.micros(medians.p99Microseconds), 8))  \(Self.pad(medians.errors, 6))")
+                lines.append("\(Self.pad(setting.inFlight, 9))  \(Self.pad(target.rawValue, -14))  "
+                    + Self.measures(throughput: medians.throughput, p50: medians.p50Microseconds, p99: medians.p99Microseconds, errors: medians.errors))
             }
             let ratios = setting.ratios
             lines.append("\(Self.pad(setting.inFlight, 9))  \(Self.pad("service/echo", -14))  \(Self.pad(Self.ratio(ratios.throughput), 13))  "
@@ -304,6 +303,12 @@ struct Report {
 
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// The round trips/s, p50 µs, p99 µs and errors columns of a run or median row, the
+    /// throughput right-aligned to `throughputWidth`.
+    static func measures(throughput: Double, p50: Double, p99: Double, errors: Int, throughputWidth: Int = 13) -> String {
+        "\(pad(grouped(throughput), throughputWidth))  \(pad(micros(p50), 8))  \(pad(micros(p99), 8))  \(pad(errors, 6))"
     }
 
     /// Right-aligns to `width`; a negative width left-aligns.
