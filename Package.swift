@@ -86,15 +86,17 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
+        // Measuring helpers of the benchmark executables: the monotonic clock, CPU per thread.
+        .target(name: "BenchmarkSupport"),
         // Benchmark: the service against a raw libzmq echo, side by side (not a test).
         .executableTarget(name: "svcbench", dependencies: [
-            "ServiceApp", "ZeroMQ", "WireJSON",
+            "BenchmarkSupport", "ServiceApp", "ZeroMQ", "WireJSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Benchmarks of the durable store: writes vs the raw SQLite ceiling, start-up on a large store.
         .executableTarget(name: "storebench", dependencies: [
-            "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON",
+            "BenchmarkSupport", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The CPU counters of everything a cluster run involves, read at one instant: the svcd
@@ -27,7 +28,7 @@ struct CPUSnapshot {
             postgresTicks += ProcStat.children(of: postmaster).values.reduce(0) { $0 + $1.ownTicks }
         }
         return CPUSnapshot(
-            time: monotonicNanoseconds(), svcdTicks: svcdTicks, postgresTicks: postgresTicks,
+            time: MonotonicClock.nanoseconds(), svcdTicks: svcdTicks, postgresTicks: postgresTicks,
             selfNanoseconds: rusageNanoseconds(RUSAGE_SELF), reapedChildrenNanoseconds: rusageNanoseconds(RUSAGE_CHILDREN),
             machineBusyTicks: machineBusyTicks()
         )

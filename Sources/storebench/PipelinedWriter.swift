@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import WireJSON
 import ZeroMQ
@@ -20,18 +21,40 @@ struct PipelinedWriter: Sendable {
         var errors: [String: Int] = [:]
         var elapsedSeconds = 0.0
         var latenciesMicros: [Double] = []
+        /// This process's threads right after the last reply, before the client's own threads
+        /// (``clientThreads``) end.
+        var threadsAtEnd = ThreadCPU.snapshot()
+        /// The client's thread and its libzmq I/O thread, to tell the service's CPU from it.
+        var clientThreads: Set<Int> = []
         var perSecond: Double { elapsedSeconds > 0 ? Double(ok) / elapsedSeconds : 0 }
+
+        /// CPU nanoseconds per thread name that this process's threads other than the client's
+        /// spent from `start` to the last reply, largest first (the service's, in storebench).
+        func serviceCPU(since start: ThreadCPU) -> [(name: String, nanoseconds: UInt64)] {
+            var byName: [String: UInt64] = [:]
+            for (tid, now) in threadsAtEnd.threads where !clientThreads.contains(tid) {
+                byName[now.name, default: 0] += now.nanoseconds - min(start.threads[tid]?.nanoseconds ?? 0, now.nanoseconds)
+            }
+            return byName.map { (name: $0.key, nanoseconds: $0.value) }.sorted { $0.nanoseconds > $1.nanoseconds }
+        }
     }
+
+    /// The client thread's name (at most 15 bytes: Linux refuses a longer one).
+    static let threadName = "storebench-load"
 
     func run() async throws -> Outcome {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Outcome, any Error>) in
-            let thread = Thread { done.resume(with: Result { try drive() }) }
-            thread.name = "storebench-client"
-            thread.start()
+            Thread {
+                // Named from inside: on Linux only that sets the kernel's name, which
+                // `ThreadCPU` reads to tell the client from the service.
+                Thread.current.name = Self.threadName
+                done.resume(with: Result { try drive() })
+            }.start()
         }
     }
 
     private func drive() throws -> Outcome {
+        let threadsBefore = ThreadCPU.snapshot()
         let context = try ZMQContext()
         defer { context.terminate() }
         let socket = try context.makeSocket(.dealer)
@@ -44,13 +67,13 @@ struct PipelinedWriter: Sendable {
         outcome.latenciesMicros.reserveCapacity(1 << 20)
         var sentAt: [Int: UInt64] = [:]
         var frames: [[UInt8]] = []
-        let start = monotonicNanoseconds()
+        let start = MonotonicClock.nanoseconds()
         let stopSending = start + UInt64(seconds * 1e9)
         var lastReply = start
         var sequence = 0
         func send() throws {
             let body = #"{"v":1,"id":"\#(sequence)","params":\#(params(sequence))}"#
-            sentAt[sequence] = monotonicNanoseconds()
+            sentAt[sequence] = MonotonicClock.nanoseconds()
             try socket.sendMultipart([[], Array(body.utf8)])
             sequence += 1
             outcome.sent += 1
@@ -60,7 +83,7 @@ struct PipelinedWriter: Sendable {
             guard try socket.receiveMultipart(into: &frames) != nil, let body = frames.last else {
                 throw BenchFailure("no reply from \(address) for 10 s (\(sentAt.count) outstanding)")
             }
-            let now = monotonicNanoseconds()
+            let now = MonotonicClock.nanoseconds()
             lastReply = now
             let reply = try JSONParser.parse(body)
             guard let id = reply["id"]?.stringValue.flatMap(Int.init), let sent = sentAt.removeValue(forKey: id) else {
@@ -76,15 +99,13 @@ struct PipelinedWriter: Sendable {
             if now < stopSending { try send() }
         }
         outcome.elapsedSeconds = Double(lastReply - start) / 1e9
+        outcome.threadsAtEnd = ThreadCPU.snapshot()
+        // This thread, and the I/O thread its context started (the only new libzmq thread).
+        outcome.clientThreads = Set(outcome.threadsAtEnd.threads.filter { tid, thread in
+            thread.name == Self.threadName || (thread.name.hasPrefix("ZMQbg/") && threadsBefore.threads[tid] == nil)
+        }.keys)
         return outcome
     }
-}
-
-/// CLOCK_MONOTONIC in nanoseconds.
-func monotonicNanoseconds() -> UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 
 /// The benchmark itself failed (not a slow result).

@@ -1,32 +1,34 @@
+import BenchmarkSupport
 import Foundation
 import GRDB
 import Persistence
 
-/// The raw SQLite ceiling for the same rows: a GRDB `DatabaseQueue` on a database with the
-/// service's schema, WAL and `synchronous = FULL` (the service's settings), inserting rows in
-/// transactions of `batch` rows, one commit (one WAL fsync) per transaction. No transport, no
-/// actors, no use cases: what durable inserts cost on this disk.
+/// Raw SQLite for the same rows: a GRDB `DatabaseQueue` on a database with the service's
+/// schema, WAL and `synchronous = FULL` (the service's settings), inserting rows in transactions
+/// of a given number of rows, one commit (one WAL fsync) per transaction. No transport, no
+/// actors, no use cases: what durable inserts cost on this disk, one commit per write (the
+/// reference of the durable-write goal) or many per commit (the ceiling of batching).
 struct RawSQLiteCeiling {
     let directory: String
-    let batch: Int
     let seconds: Double
 
-    /// Inserts `users` rows for `seconds`; returns rows per second.
-    func users(round: Int) async throws -> Double {
-        let path = try await createSchema("raw-users-\(round)")
-        return try await onThread { try usersBlocking(path: path, round: round) }
+    /// Inserts `users` rows for `seconds`, `rowsPerCommit` per transaction; returns rows per second.
+    func users(round: Int, rowsPerCommit: Int) async throws -> Double {
+        let path = try await createSchema("raw-users-\(round)-\(rowsPerCommit)")
+        return try await onThread { try usersBlocking(path: path, round: round, rowsPerCommit: rowsPerCommit) }
     }
 
-    /// Inserts `favorites` rows (users × 300 restaurants, as the service run does) for `seconds`.
-    func favorites(round: Int) async throws -> Double {
-        let path = try await createSchema("raw-favorites-\(round)")
-        return try await onThread { try favoritesBlocking(path: path) }
+    /// Inserts `favorites` rows (users × 300 restaurants, as the service run does) for `seconds`,
+    /// `rowsPerCommit` per transaction.
+    func favorites(round: Int, rowsPerCommit: Int) async throws -> Double {
+        let path = try await createSchema("raw-favorites-\(round)-\(rowsPerCommit)")
+        return try await onThread { try favoritesBlocking(path: path, rowsPerCommit: rowsPerCommit) }
     }
 
-    private func usersBlocking(path: String, round: Int) throws -> Double {
+    private func usersBlocking(path: String, round: Int, rowsPerCommit: Int) throws -> Double {
         let queue = try open(path)
         let joined = Int64(Date().timeIntervalSince1970 * 1000)
-        let rate = try insertForDuration(queue) { db, row in
+        let rate = try insertForDuration(queue, rowsPerCommit: rowsPerCommit) { db, row in
             let id = UUID().uuidString.lowercased()
             let email = "raw-\(round)-\(row)-\(id.prefix(6))@example.com"
             try db.execute(
@@ -38,7 +40,7 @@ struct RawSQLiteCeiling {
         return rate
     }
 
-    private func favoritesBlocking(path: String) throws -> Double {
+    private func favoritesBlocking(path: String, rowsPerCommit: Int) throws -> Double {
         let queue = try open(path)
         // Parents for the foreign keys, not timed.
         try queue.write { db in
@@ -60,7 +62,7 @@ struct RawSQLiteCeiling {
             }
         }
         let saved = Int64(Date().timeIntervalSince1970 * 1000)
-        let rate = try insertForDuration(queue) { db, row in
+        let rate = try insertForDuration(queue, rowsPerCommit: rowsPerCommit) { db, row in
             try db.execute(
                 sql: "INSERT INTO favorites (user_id, restaurant_id, saved_at) VALUES (?, ?, ?)",
                 arguments: ["u-\(row / 100)", String(format: "r-%06d", 1 + row % 100 + (row / 100) % 200), saved]
@@ -86,20 +88,20 @@ struct RawSQLiteCeiling {
         return try DatabaseQueue(path: path, configuration: configuration)
     }
 
-    private func insertForDuration(_ queue: DatabaseQueue, _ insert: (Database, Int) throws -> Void) throws -> Double {
-        let start = monotonicNanoseconds()
+    private func insertForDuration(_ queue: DatabaseQueue, rowsPerCommit: Int, _ insert: (Database, Int) throws -> Void) throws -> Double {
+        let start = MonotonicClock.nanoseconds()
         let stop = start + UInt64(seconds * 1e9)
         var rows = 0
-        while monotonicNanoseconds() < stop {
+        while MonotonicClock.nanoseconds() < stop {
             try queue.inTransaction { db in
-                for _ in 0..<batch {
+                for _ in 0..<rowsPerCommit {
                     try insert(db, rows)
                     rows += 1
                 }
                 return .commit
             }
         }
-        return Double(rows) / (Double(monotonicNanoseconds() - start) / 1e9)
+        return Double(rows) / (Double(MonotonicClock.nanoseconds() - start) / 1e9)
     }
 }
 

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Synchronization
 import WireJSON
@@ -104,7 +105,7 @@ struct SpreadLoad: Sendable {
         var checkedFirst = false
         func send(_ slot: Int) throws {
             let body = #"{"v":1,"id":"\#(slot)","params":\#(params(instance, slot, firstSlot + slot, sequence))}"#
-            sentAt[slot] = monotonicNanoseconds()
+            sentAt[slot] = MonotonicClock.nanoseconds()
             try socket.sendMultipart([[], Array(body.utf8)])
             sequence += 1
             outstanding += 1
@@ -114,7 +115,7 @@ struct SpreadLoad: Sendable {
             guard try socket.receiveMultipart(into: &frames) != nil, let body = frames.last else {
                 throw BenchFailure("no reply from \(address) for 10 s (\(outstanding) outstanding)")
             }
-            let now = monotonicNanoseconds()
+            let now = MonotonicClock.nanoseconds()
             outstanding -= 1
             guard let (slot, ok) = Self.inspect(body), slot < share else {
                 throw BenchFailure("unexpected reply from \(address): \(String(decoding: body, as: UTF8.self))")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Domain
+import BenchmarkSupport
 import Foundation
 import Persistence
 import WireJSON
@@ -132,10 +133,10 @@ struct StartupCommand: AsyncParsableCommand {
         var summary = ""
         var frames: [[UInt8]] = []
         for _ in 0..<times {
-            let sent = monotonicNanoseconds()
+            let sent = MonotonicClock.nanoseconds()
             try socket.send(Array(#"{"v":1,"params":\#(params)}"#.utf8))
             guard try socket.receiveMultipart(into: &frames) != nil, let body = frames.last else { throw BenchFailure("no reply from \(address)") }
-            micros.append(Double(monotonicNanoseconds() - sent) / 1000)
+            micros.append(Double(MonotonicClock.nanoseconds() - sent) / 1000)
             let reply = try JSONParser.parse(body)
             if reply["ok"]?.boolValue != true {
                 summary = "error \(reply["error"]?["code"]?.stringValue ?? "?")"

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import ArgumentParser
 import Foundation
 import Logging

@@ -1,19 +1,19 @@
 import Foundation
 
 /// CPU time per thread of this process, from `/proc/self/task/*/schedstat` (nanoseconds on CPU)
-/// and `comm` (the thread's name). Used by `--requests` runs to show where the CPU went, since
-/// wall-clock throughput on a shared machine is too noisy to compare small changes.
-struct ThreadCPU {
+/// and `comm` (the thread's name): where a benchmark's CPU went, which wall-clock throughput on
+/// a shared machine is too noisy to show.
+public struct ThreadCPU: Sendable {
     /// Nanoseconds on CPU by thread id, with the thread's name.
-    let threads: [Int: (name: String, nanoseconds: UInt64)]
+    public let threads: [Int: (name: String, nanoseconds: UInt64)]
     /// User plus system CPU time of the whole process, ended threads included (`getrusage`).
-    let processNanoseconds: UInt64
+    public let processNanoseconds: UInt64
     /// Context switches of the whole process (voluntary: a thread went to sleep; involuntary:
     /// it was preempted), ended threads included.
-    let contextSwitches: (voluntary: Int, involuntary: Int)
+    public let contextSwitches: (voluntary: Int, involuntary: Int)
 
     /// Reads every thread of this process now.
-    static func snapshot() -> ThreadCPU {
+    public static func snapshot() -> ThreadCPU {
         var threads: [Int: (name: String, nanoseconds: UInt64)] = [:]
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         for entry in entries {
@@ -36,7 +36,7 @@ struct ThreadCPU {
     }
 
     /// CPU nanoseconds the whole process spent since `earlier`.
-    func processSince(_ earlier: ThreadCPU) -> UInt64 {
+    public func processSince(_ earlier: ThreadCPU) -> UInt64 {
         processNanoseconds - min(earlier.processNanoseconds, processNanoseconds)
     }
 
@@ -44,7 +44,7 @@ struct ThreadCPU {
     /// ended in between are missing). libzmq's I/O threads all have the same name; they are told
     /// apart by creation order (thread id): `ZMQbg/IO/0 #1` is the first context's (the service's,
     /// built before the client's), `#2` the next.
-    func since(_ earlier: ThreadCPU) -> [(name: String, nanoseconds: UInt64)] {
+    public func since(_ earlier: ThreadCPU) -> [(name: String, nanoseconds: UInt64)] {
         var byName: [String: UInt64] = [:]
         var ioRank: [Int: Int] = [:]
         for (rank, tid) in threads.filter({ $0.value.name.hasPrefix("ZMQbg/IO/") }).keys.sorted().enumerated() {
