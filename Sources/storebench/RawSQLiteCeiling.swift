@@ -28,8 +28,10 @@ struct RawSQLiteCeiling {
     private func usersBlocking(path: String, round: Int, rowsPerCommit: Int) throws -> Double {
         let queue = try open(path)
         let joined = Int64(Date().timeIntervalSince1970 * 1000)
+        // The service's own ids (time-ordered), so both insert into the id index alike.
+        let ids = TimeOrderedIdentifierGenerator()
         let rate = try insertForDuration(queue, rowsPerCommit: rowsPerCommit) { db, row in
-            let id = UUID().uuidString.lowercased()
+            let id = ids.makeIdentifier()
             let email = "raw-\(round)-\(row)-\(id.prefix(6))@example.com"
             try db.execute(
                 sql: "INSERT INTO users (id, name, email, email_key, joined_at, is_active) VALUES (?, ?, ?, ?, ?, 1)",
