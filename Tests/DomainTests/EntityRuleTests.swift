@@ -248,6 +248,44 @@ struct EmailAddressTests {
         #expect(EmailAddress("  a@b.co \n")?.value == "a@b.co")
     }
 
+    /// The rules as first written, over Characters: the reference the byte-level reading of
+    /// ASCII addresses must agree with.
+    private static func referenceIsValid(_ candidate: String) -> Bool {
+        guard !candidate.isEmpty, candidate.count <= EmailAddress.maximumLength,
+              !candidate.contains(where: \.isWhitespace) else { return false }
+        let parts = candidate.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        let local = parts[0], domain = parts[1]
+        return !local.isEmpty && domain.contains(".") && domain.first != "." && domain.last != "."
+    }
+
+    @Test func everyShortAddressIsJudgedAsTheCharacterRulesJudgeIt() {
+        // Every string of up to 5 of these pieces (37,449 strings), ASCII ones and others.
+        let pieces = ["a", "@", ".", " ", "\t", "\r\n", "é", "\u{301}"]
+        var strings = [""]
+        var frontier = [""]
+        for _ in 1...5 {
+            frontier = frontier.flatMap { prefix in pieces.map { prefix + $0 } }
+            strings += frontier
+        }
+        var disagreements: [String] = []
+        for string in strings where EmailAddress.isValid(string) != Self.referenceIsValid(string) {
+            disagreements.append(string)
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(10).map { $0.debugDescription })")
+        #expect(strings.contains { EmailAddress.isValid($0) })
+    }
+
+    @Test func lengthLimitCountsCharactersForASCIIAndOtherAddresses() {
+        let ascii = String(repeating: "a", count: 248) + "@b.com"
+        #expect(ascii.utf8.count == 254 && EmailAddress.isValid(ascii))
+        #expect(!EmailAddress.isValid("a" + ascii))
+        // 248 two-byte Characters: 502 bytes but 254 Characters.
+        let accented = String(repeating: "é", count: 248) + "@b.com"
+        #expect(EmailAddress.isValid(accented))
+        #expect(!EmailAddress.isValid("é" + accented))
+    }
+
     @Test func uniquenessKeyIgnoresCase() {
         #expect(EmailAddress("Ada@Example.COM")?.uniquenessKey == EmailAddress("ada@example.com")?.uniquenessKey)
         #expect(EmailAddress("Ada@Example.COM")?.value == "Ada@Example.COM")
@@ -317,6 +355,25 @@ struct WhiteSpaceTests {
     func onlyWhiteSpaceHasNone(_ text: String) {
         #expect(!text.hasNonWhitespace)
         #expect(text.trimmed.isEmpty)
+    }
+
+    @Test func trimmingAgreesWithTrimmingCharactersForEveryShortString() {
+        // The reference: cut white-space Characters from both ends.
+        func reference(_ text: String) -> String {
+            guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return "" }
+            return String(text[first...text.lastIndex(where: { !$0.isWhitespace })!])
+        }
+        // Every string of up to 5 of these pieces (37,449 strings): ASCII letters and blanks,
+        // CR LF, a no-break space, a combining accent (joins what precedes it), a control character.
+        let pieces = ["a", " ", "\t", "\r\n", "\u{00A0}", "\u{301}", "é", "\u{0007}"]
+        var strings = [""]
+        var frontier = [""]
+        for _ in 1...5 {
+            frontier = frontier.flatMap { prefix in pieces.map { prefix + $0 } }
+            strings += frontier
+        }
+        let disagreements = strings.filter { $0.trimmed != reference($0) }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(10).map { $0.debugDescription })")
     }
 
     // Printable ASCII anywhere, a non-ASCII letter alone, a control character, an emoji.

@@ -66,6 +66,12 @@ extension String {
 
     /// The string without leading and trailing white space (spaces, tabs, newlines…).
     public var trimmed: String {
+        // A first and last byte that are printable ASCII settle it without breaking the string
+        // into Characters: the first Character then starts with a scalar that is not white
+        // space, and so does the last (no white space joins a following ASCII scalar).
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return self
+        }
         guard let first = firstIndex(where: { !$0.isWhitespace }) else { return "" }
         let last = lastIndex(where: { !$0.isWhitespace })!
         return String(self[first...last])
