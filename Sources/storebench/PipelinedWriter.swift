@@ -28,12 +28,16 @@ struct PipelinedWriter: Sendable {
         var clientThreads: Set<Int> = []
         var perSecond: Double { elapsedSeconds > 0 ? Double(ok) / elapsedSeconds : 0 }
 
-        /// CPU nanoseconds per thread name that this process's threads other than the client's
-        /// spent from `start` to the last reply, largest first (the service's, in storebench).
+        /// CPU nanoseconds that this process's threads other than the client's spent from
+        /// `start` to the last reply (the service's, in storebench), by kind of thread, largest
+        /// first. Dispatch's worker threads rename themselves after the queue they serve at the
+        /// moment (Swift's global executor, GRDB's writer and readers), so they are one kind.
         func serviceCPU(since start: ThreadCPU) -> [(name: String, nanoseconds: UInt64)] {
             var byName: [String: UInt64] = [:]
             for (tid, now) in threadsAtEnd.threads where !clientThreads.contains(tid) {
-                byName[now.name, default: 0] += now.nanoseconds - min(start.threads[tid]?.nanoseconds ?? 0, now.nanoseconds)
+                let kind = now.name.contains("qos") ? "dispatch workers" : now.name.hasPrefix("zmq-") ? "socket thread"
+                    : now.name.hasPrefix("ZMQbg/IO") ? "libzmq I/O" : now.name
+                byName[kind, default: 0] += now.nanoseconds - min(start.threads[tid]?.nanoseconds ?? 0, now.nanoseconds)
             }
             return byName.map { (name: $0.key, nanoseconds: $0.value) }.sorted { $0.nanoseconds > $1.nanoseconds }
         }
