@@ -50,9 +50,13 @@ let package = Package(
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         // Allocation-light JSON parser and writer for the wire protocol.
         .target(name: "WireJSON"),
+        // The outside contract's names, spelled once: use cases (their fixed order, which are
+        // writes), error codes (which are safe to resend), the envelope's members,
+        // endpoints.json (reading and writing), admin operations.
+        .target(name: "WireContract", dependencies: ["WireJSON"]),
         // Presentation: one actor-hosted ROUTER endpoint per use case, wire DTOs, error codes.
         .target(name: "Transport", dependencies: [
-            "Domain", "ZeroMQ", "WireJSON",
+            "Domain", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
@@ -60,7 +64,7 @@ let package = Package(
         ]),
         // Composition root: buildService(configuration:) wires every concrete type.
         .target(name: "ServiceApp", dependencies: [
-            "Domain", "Persistence", "Transport", "ZeroMQ", "WireJSON",
+            "Domain", "Persistence", "Transport", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             // The monitoring HTTP listener (NIOHTTP1) and the registry it serves.
@@ -78,11 +82,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Client library for other Swift services: typed async calls per use case.
-        .target(name: "RestaurantClient", dependencies: ["ZeroMQ", "WireJSON"]),
+        .target(name: "RestaurantClient", dependencies: ["ZeroMQ", "WireJSON", "WireContract"]),
         // The operators' admin client: talks to svcd's CURVE-secured admin endpoint. Reads
         // cluster files (`stress --cluster`) with RestaurantClient's ClusterFile.
         .executableTarget(name: "svcctl", dependencies: [
-            "ZeroMQ", "WireJSON", "RestaurantClient",
+            "ZeroMQ", "WireJSON", "WireContract", "RestaurantClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
@@ -90,13 +94,13 @@ let package = Package(
         .target(name: "BenchmarkSupport"),
         // Benchmark: the service against a raw libzmq echo, side by side (not a test).
         .executableTarget(name: "svcbench", dependencies: [
-            "BenchmarkSupport", "ServiceApp", "ZeroMQ", "WireJSON",
+            "BenchmarkSupport", "ServiceApp", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Benchmarks of the durable store: writes vs the raw SQLite ceiling, start-up on a large store.
         .executableTarget(name: "storebench", dependencies: [
-            "BenchmarkSupport", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON",
+            "BenchmarkSupport", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -110,14 +114,14 @@ let package = Package(
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.
-        .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON"], path: "Tests/WireTestSupport"),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireTestSupport"]),
+        .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON", "WireContract"], path: "Tests/WireTestSupport"),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport"]),
         // Launching a real svcd child process (and other tools) from tests.
-        .target(name: "SvcdTestSupport", dependencies: ["WireJSON", "WireTestSupport"], path: "Tests/SvcdTestSupport"),
+        .target(name: "SvcdTestSupport", dependencies: ["WireJSON", "WireContract", "WireTestSupport"], path: "Tests/SvcdTestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: [
-            "ZeroMQ", "WireJSON", "WireTestSupport", "SvcdTestSupport", "Persistence", "RestaurantClient",
+            "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "Persistence", "RestaurantClient",
         ]),
         // The contract's guarantees under load and faults, against real svcd processes.
-        .testTarget(name: "StressTests", dependencies: ["ZeroMQ", "WireJSON", "WireTestSupport", "SvcdTestSupport"]),
+        .testTarget(name: "StressTests", dependencies: ["ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport"]),
     ]
 )

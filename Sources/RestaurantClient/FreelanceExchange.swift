@@ -1,4 +1,5 @@
 import Foundation
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -14,7 +15,7 @@ import ZeroMQ
 struct FreelanceExchange: Sendable {
     /// What one call needs to know.
     struct Job: Sendable {
-        let useCase: UseCase
+        let useCase: UseCaseName
         let requestID: String
         /// The envelope's key (the same bytes go out on every attempt); `nil` for reads.
         let idempotencyKey: String?
@@ -81,7 +82,7 @@ struct FreelanceExchange: Sendable {
                     roster.recordReply(target.instance)
                     return .success(result)
                 case .failure(.service(let code, let message)):
-                    let wireCode = WireCode(code)
+                    let wireCode = WireErrorCode(rawValue: code)
                     if wireCode == .unavailable {
                         roster.recordFailure(target.instance, fileStamp: target.fileStamp)
                     } else {
@@ -111,7 +112,7 @@ struct FreelanceExchange: Sendable {
     /// looks at join `excluded`, with the reason in `why` (an unreadable `endpoints.json` also
     /// starts a cool-down).
     private static func firstUsable(
-        of order: [Int], for useCase: UseCase, roster: FailoverRoster, clientKeys: ClientKeys?, excluded: inout Set<Int>,
+        of order: [Int], for useCase: UseCaseName, roster: FailoverRoster, clientKeys: ClientKeys?, excluded: inout Set<Int>,
         why: inout RestaurantClientError?
     ) -> Target? {
         for index in order {
@@ -202,24 +203,13 @@ struct FreelanceExchange: Sendable {
         } catch {
             return .failure(.malformedReply("the reply is not JSON: \(error)"))
         }
-        guard let envelope = value.objectValue else { return .failure(.malformedReply("the reply is not a JSON object")) }
-        guard envelope["v"]?.intValue == 1 else { return .failure(.malformedReply("the reply's v is not 1")) }
-        if let id = envelope["id"], !id.isNull, id.stringValue != requestID {
+        if let id = value[WireEnvelope.Key.id], !id.isNull, id.stringValue != requestID {
             return .failure(.malformedReply("the reply's id \(id) does not match the request's \(requestID)"))
         }
-        switch envelope["ok"]?.boolValue {
-        case true?:
-            guard let result = envelope["result"]?.objectValue else {
-                return .failure(.malformedReply("a success reply without a result object"))
-            }
-            return .success(result)
-        case false?:
-            guard let error = envelope["error"]?.objectValue, let code = error["code"]?.stringValue else {
-                return .failure(.malformedReply("a failure reply without error.code"))
-            }
-            return .failure(.service(code: code, message: error["message"]?.stringValue ?? ""))
-        case nil:
-            return .failure(.malformedReply("the reply has no boolean ok"))
+        switch WireEnvelope.readReply(value) {
+        case .success((_, .success(let result))): return .success(result)
+        case .success((_, .failure(let code, let message))): return .failure(.service(code: code, message: message))
+        case .failure(let shape): return .failure(.malformedReply(shape.description))
         }
     }
 

@@ -1,4 +1,5 @@
 import Synchronization
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -10,7 +11,7 @@ import ZeroMQ
 final class InstanceEndpoints: Sendable {
     /// Addresses and the version of the file they came from (`nil` for a fixed map).
     struct Resolved: Sendable {
-        let addresses: [UseCase: String]
+        let addresses: [UseCaseName: String]
         let stamp: EndpointsFileStamp?
         /// The use-case endpoints' CURVE public key; `nil`: plaintext.
         var serverKey: String?
@@ -26,7 +27,7 @@ final class InstanceEndpoints: Sendable {
     }
 
     /// The addresses as last resolved; empty before the first successful read of a file.
-    var lastKnownAddresses: [UseCase: String] {
+    var lastKnownAddresses: [UseCaseName: String] {
         switch location {
         case .addresses(let map), .curveAddresses(let map, _): map
         case .endpointsFile, .keyed: cache.withLock { $0?.addresses ?? [:] }
@@ -67,26 +68,16 @@ final class InstanceEndpoints: Sendable {
 
     /// The `useCases` map of an `endpoints.json` (unknown use-case names are ignored) and its
     /// `useCaseServerKey`, if any.
-    static func parseEndpoints(_ bytes: [UInt8], path: String) -> Result<(addresses: [UseCase: String], serverKey: String?), RestaurantClientError> {
-        let value: JSONValue
+    static func parseEndpoints(_ bytes: [UInt8], path: String) -> Result<(addresses: [UseCaseName: String], serverKey: String?), RestaurantClientError> {
+        let file: EndpointsFile
         do {
-            value = try JSONParser.parse(bytes)
+            file = try EndpointsFile.parse(bytes)
         } catch {
-            return .failure(.unavailable("\(path) is not valid JSON: \(error)"))
+            return .failure(.unavailable("\(path): \(error)"))
         }
-        guard let useCases = value["useCases"]?.objectValue else {
-            return .failure(.unavailable("\(path) has no useCases object"))
+        if let serverKey = file.useCaseServerKey, !ZMQCurve.isKey(serverKey) {
+            return .failure(.unavailable("\(path) holds a malformed use-case server key"))
         }
-        var map: [UseCase: String] = [:]
-        for member in useCases {
-            if let useCase = UseCase(rawValue: member.key), let address = member.value.stringValue {
-                map[useCase] = address
-            }
-        }
-        let serverKey = value["useCaseServerKey"]?.stringValue
-        if let serverKey, !ZMQCurve.isKey(serverKey) {
-            return .failure(.unavailable("\(path) holds a malformed useCaseServerKey"))
-        }
-        return .success((map, serverKey))
+        return .success((file.useCases, file.useCaseServerKey))
     }
 }

@@ -1,3 +1,4 @@
+import WireContract
 extension RestaurantClient {
     /// The longest idempotency key the protocol accepts, in characters.
     public static let maxIdempotencyKeyLength = 128
@@ -12,7 +13,7 @@ extension RestaurantClient {
 
     /// The key a call's envelope carries: the caller's (checked), a new one for a write, none
     /// for a read.
-    static func envelopeKey(for useCase: UseCase, given: String?) throws(RestaurantClientError) -> String? {
+    static func envelopeKey(for useCase: UseCaseName, given: String?) throws(RestaurantClientError) -> String? {
         if let given {
             guard (1...maxIdempotencyKeyLength).contains(given.count) else {
                 throw .invalidArgument(
@@ -20,7 +21,7 @@ extension RestaurantClient {
             }
             return given
         }
-        return useCase.isIdempotentRead ? nil : makeIdempotencyKey()
+        return useCase.writes ? makeIdempotencyKey() : nil
     }
 
     private static func hex(_ value: UInt64) -> String {

@@ -1,3 +1,6 @@
+// Its API speaks the contract's names (UseCaseName, WireErrorCode): a client imports this
+// module alone.
+@_exported import WireContract
 import Foundation
 import Synchronization
 import WireJSON
@@ -28,7 +31,7 @@ import ZeroMQ
 /// down. Every call stays within ``RestaurantClientOptions/maxAttempts(instanceCount:)``
 /// attempts and ``RestaurantClientOptions/worstCaseDuration(instanceCount:)``.
 ///
-/// **Idempotency keys.** Every write (not ``UseCase/isIdempotentRead``) carries an envelope
+/// **Idempotency keys.** Every write (``UseCaseName/writes``) carries an envelope
 /// `idempotencyKey`, the same on every attempt of one call and new for each call, unless the
 /// caller passes its own (``call(_:params:idempotencyKey:)``, or the `idempotencyKey:` parameter
 /// of each typed write). So writes are resent after a timeout like reads: the service applies a
@@ -54,7 +57,7 @@ public final class RestaurantClient: Sendable {
 
     /// The use-case addresses of the first instance: its explicit map, or its `endpoints.json`
     /// as last read (empty if it has not been read successfully yet).
-    public var endpoints: [UseCase: String] { roster.instances[0].lastKnownAddresses }
+    public var endpoints: [UseCaseName: String] { roster.instances[0].lastKnownAddresses }
 
     /// Creates a client over `instances` (at least one), calling `onAttempt` on the I/O thread
     /// before every send — for metrics, logs and tests. Nothing is read or connected yet.
@@ -80,7 +83,7 @@ public final class RestaurantClient: Sendable {
     /// `tcp://127.0.0.1:7107`).
     /// - Throws: ``RestaurantClientError/unavailable(_:)`` when no ZeroMQ context can be made.
     public convenience init(
-        endpoints: [UseCase: String], options: RestaurantClientOptions = RestaurantClientOptions()
+        endpoints: [UseCaseName: String], options: RestaurantClientOptions = RestaurantClientOptions()
     ) throws(RestaurantClientError) {
         try self.init(instances: [.addresses(endpoints)], options: options)
     }
@@ -89,8 +92,8 @@ public final class RestaurantClient: Sendable {
     /// attempt)` (attempt 0 is the first send, 1… are resends) on the I/O thread before every
     /// send — for metrics and tests.
     public convenience init(
-        endpoints: [UseCase: String], options: RestaurantClientOptions = RestaurantClientOptions(),
-        onAttempt: @escaping @Sendable (UseCase, Int) -> Void
+        endpoints: [UseCaseName: String], options: RestaurantClientOptions = RestaurantClientOptions(),
+        onAttempt: @escaping @Sendable (UseCaseName, Int) -> Void
     ) throws(RestaurantClientError) {
         try self.init(instances: [.addresses(endpoints)], options: options) { onAttempt($0.useCase, $0.number) }
     }
@@ -148,7 +151,7 @@ public final class RestaurantClient: Sendable {
     /// Creates a client over one instance per use-case address map.
     /// - Throws: ``RestaurantClientError/invalidArgument(_:)`` for an empty list.
     public convenience init(
-        instanceEndpoints: [[UseCase: String]], options: RestaurantClientOptions = RestaurantClientOptions()
+        instanceEndpoints: [[UseCaseName: String]], options: RestaurantClientOptions = RestaurantClientOptions()
     ) throws(RestaurantClientError) {
         try self.init(instances: instanceEndpoints.map { .addresses($0) }, options: options)
     }
@@ -165,21 +168,20 @@ public final class RestaurantClient: Sendable {
     ///   characters (nothing is sent); otherwise the service's error, a timeout, or why no
     ///   instance could be reached.
     public func call(
-        _ useCase: UseCase, params: JSONObject, idempotencyKey: String? = nil
+        _ useCase: UseCaseName, params: JSONObject, idempotencyKey: String? = nil
     ) async throws(RestaurantClientError) -> JSONObject {
         let key = try Self.envelopeKey(for: useCase, given: idempotencyKey)
         let number = nextRequest.add(1, ordering: .relaxed).newValue
         let requestID = "rc-\(number)"
-        var envelope: JSONObject = ["v": 1, "id": .string(requestID), "params": .object(params)]
-        if let key { envelope["idempotencyKey"] = .string(key) }
+        let envelope = WireEnvelope.request(id: requestID, params: params, idempotencyKey: key)
         let job = FreelanceExchange.Job(
-            useCase: useCase, requestID: requestID, idempotencyKey: key, body: JSONValue.object(envelope).encoded(),
+            useCase: useCase, requestID: requestID, idempotencyKey: key, body: envelope.encoded(),
             options: options, onAttempt: attemptObserver)
         return try await transport.run(job).get()
     }
 
     /// ``call(_:params:idempotencyKey:)`` with the result wrapped for decoding.
-    func fields(_ useCase: UseCase, _ params: JSONObject, idempotencyKey: String? = nil) async throws(RestaurantClientError) -> Fields {
+    func fields(_ useCase: UseCaseName, _ params: JSONObject, idempotencyKey: String? = nil) async throws(RestaurantClientError) -> Fields {
         Fields(object: try await call(useCase, params: params, idempotencyKey: idempotencyKey), path: "result")
     }
 }

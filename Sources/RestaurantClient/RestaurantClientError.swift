@@ -1,6 +1,8 @@
+import WireContract
+
 /// Everything a ``RestaurantClient`` call can fail with.
 public enum RestaurantClientError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// svcd answered `ok: false`. `code` is the wire code (`"not_found"`, …; see ``WireCode``),
+    /// svcd answered `ok: false`. `code` is the wire code (`"not_found"`, …; see ``wireCode``),
     /// `message` the plain-English explanation (for people and logs; branch on `code`).
     case service(code: String, message: String)
     /// No reply arrived within the timeout, after any automatic retries.
@@ -14,9 +16,10 @@ public enum RestaurantClientError: Error, Sendable, Hashable, CustomStringConver
     /// A reply arrived but is not what the protocol promises (not JSON, wrong shape, wrong id).
     case malformedReply(String)
 
-    /// The typed wire code of a ``service(code:message:)`` error; `nil` for the other cases.
-    public var wireCode: WireCode? {
-        if case .service(let code, _) = self { return WireCode(code) }
+    /// The typed wire code of a ``service(code:message:)`` error; `nil` for the other cases and
+    /// for a code this client version does not know.
+    public var wireCode: WireErrorCode? {
+        if case .service(let code, _) = self { return WireErrorCode(rawValue: code) }
         return nil
     }
 

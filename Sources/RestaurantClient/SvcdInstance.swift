@@ -1,3 +1,4 @@
+import WireContract
 /// Where one svcd instance of a cluster listens, as a ``RestaurantClient`` finds it.
 public enum SvcdInstance: Sendable, Hashable {
     /// The instance's `endpoints.json` (absolute or relative to the working directory). It is
@@ -7,10 +8,10 @@ public enum SvcdInstance: Sendable, Hashable {
     case endpointsFile(String)
     /// Fixed use-case addresses (e.g. `tcp://10.0.0.5:7107`); a use case missing here is not
     /// served by this instance.
-    case addresses([UseCase: String])
+    case addresses([UseCaseName: String])
     /// Fixed use-case addresses of an svcd started with `--client-keys`: CURVE with this server
     /// public key (its `endpoints.json`'s `useCaseServerKey`).
-    case curveAddresses([UseCase: String], serverKey: String)
+    case curveAddresses([UseCaseName: String], serverKey: String)
     /// An instance reached with its own client key pair instead of
     /// ``RestaurantClientOptions/clientKeys`` (for clusters whose instances list different keys).
     indirect case keyed(SvcdInstance, clientKeys: ClientKeys)

@@ -3,6 +3,7 @@ import Logging
 import Persistence
 import ServiceLifecycle
 import Transport
+import WireContract
 import ZeroMQ
 
 /// The running service as built by `buildService(configuration:)`: bound endpoints inside one

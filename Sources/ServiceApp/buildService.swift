@@ -5,6 +5,7 @@ import Persistence
 import ServiceLifecycle
 import Synchronization
 import Transport
+import WireContract
 import ZeroMQ
 
 /// The composition root: the one function that knows every concrete type. It builds the
@@ -107,7 +108,7 @@ public func buildService(
         let file = EndpointsFile(
             pid: ProcessInfo.processInfo.processIdentifier, admin: boundAdmin, adminServerKey: keys.server.publicKey,
             adminClientPublicKeyFile: keys.clientPublicKeyFile, adminClientSecretKeyFile: keys.clientSecretKeyFile,
-            useCaseServerKey: useCaseServerKey, http: monitoring.map { "http://\($0.boundAddress)" }, useCases: Dictionary(uniqueKeysWithValues: addresses.map { ($0.key.rawValue, $0.value) })
+            useCaseServerKey: useCaseServerKey, http: monitoring.map { "http://\($0.boundAddress)" }, useCases: addresses
         )
         try file.write(to: configuration.dataDirectory)
     } catch {

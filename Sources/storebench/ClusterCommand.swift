@@ -226,7 +226,7 @@ struct ClusterCommand: AsyncParsableCommand {
         let errors = outcome.errors.isEmpty ? "0" : outcome.errors.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")
         let latency = String(format: "%.1f/%.1f", percentile(outcome.latenciesMicros, 50) / 1000, percentile(outcome.latenciesMicros, 99) / 1000)
         return ClusterResult(
-            round: round, target: "\(instances.count) svcd", workload: workload.useCase, perSecond: outcome.perSecond, requests: outcome.ok,
+            round: round, target: "\(instances.count) svcd", workload: workload.useCase.rawValue, perSecond: outcome.perSecond, requests: outcome.ok,
             latency: latency, errors: errors, usage: outcome.usage, clientSeconds: outcome.usage.selfSeconds
         )
     }
@@ -295,7 +295,7 @@ struct ClusterCommand: AsyncParsableCommand {
         Self.say("RegisterUser ÷ pgbench (durable one-row inserts, \(inFlight) in flight / clients)")
         var verdictRatio: Double?
         for count in instanceCounts {
-            let runs = results.filter { $0.target == "\(count) svcd" && $0.workload == ClusterWorkload.register.useCase }
+            let runs = results.filter { $0.target == "\(count) svcd" && $0.workload == ClusterWorkload.register.useCase.rawValue }
             guard !runs.isEmpty else { continue }
             let paired = runs.compactMap { run in
                 pgbenchRuns.first { $0.round == run.round }.map { run.perSecond / $0.perSecond }

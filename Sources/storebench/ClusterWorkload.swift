@@ -1,4 +1,5 @@
 import Foundation
+import WireContract
 
 /// What a service run sends: durable writes of one or several statements, or a read.
 enum ClusterWorkload: String, CaseIterable, Sendable {
@@ -10,12 +11,12 @@ enum ClusterWorkload: String, CaseIterable, Sendable {
     /// GetRestaurant: one `SELECT` (PostgreSQL keeps no copy in svcd).
     case read
 
-    /// The use case's name, as endpoints.json has it.
-    var useCase: String {
+    /// The use case.
+    var useCase: UseCaseName {
         switch self {
-        case .register: "RegisterUser"
-        case .order: "PlaceOrder"
-        case .read: "GetRestaurant"
+        case .register: .registerUser
+        case .order: .placeOrder
+        case .read: .getRestaurant
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -19,12 +20,12 @@ struct LockstepCaller {
         var frames: [[UInt8]] = []
         var results: [JSONValue] = []
         for params in paramsList {
-            try socket.send(Array(#"{"v":1,"id":"setup","params":\#(params)}"#.utf8))
+            try socket.send(WireEnvelope.requestBytes(id: "setup", paramsJSON: params))
             guard try socket.receiveMultipart(into: &frames) != nil, let body = frames.last else {
                 throw BenchFailure("no reply from \(address) within 30 s")
             }
             let reply = try JSONParser.parse(body)
-            guard reply["ok"]?.boolValue == true, let result = reply["result"] else {
+            guard reply.replySucceeded, let result = reply.replyResult else {
                 throw BenchFailure("set-up call to \(address) with \(params) failed: \(String(decoding: body, as: UTF8.self))")
             }
             results.append(result)

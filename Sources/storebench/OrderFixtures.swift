@@ -1,4 +1,5 @@
 import Foundation
+import WireContract
 
 /// What the PlaceOrder runs order: one user and one menu item per slot, made through the
 /// service's own use cases, so no two requests in flight wait for each other's row lock. Each
@@ -11,8 +12,8 @@ struct OrderFixtures: Sendable {
     /// Registers `count` users and adds `count` menu items (to the sample restaurants) through
     /// `instance`.
     static func make(through instance: SvcdInstance, count: Int) async throws -> OrderFixtures {
-        let register = try instance.address("RegisterUser")
-        let addItem = try instance.address("AddMenuItem")
+        let register = try instance.address(.registerUser)
+        let addItem = try instance.address(.addMenuItem)
         return try await onThread {
             let users = try LockstepCaller(address: register).call((0..<count).map { #"{"name":"Order User \#($0)","email":"order-user-\#($0)@example.com"}"# })
                 .map { result in

@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import Foundation
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -76,9 +77,9 @@ struct PipelinedWriter: Sendable {
         var lastReply = start
         var sequence = 0
         func send() throws {
-            let body = #"{"v":1,"id":"\#(sequence)","params":\#(params(sequence))}"#
+            let body = WireEnvelope.requestBytes(id: String(sequence), paramsJSON: params(sequence))
             sentAt[sequence] = MonotonicClock.nanoseconds()
-            try socket.sendMultipart([[], Array(body.utf8)])
+            try socket.sendMultipart([[], body])
             sequence += 1
             outcome.sent += 1
         }
@@ -90,15 +91,15 @@ struct PipelinedWriter: Sendable {
             let now = MonotonicClock.nanoseconds()
             lastReply = now
             let reply = try JSONParser.parse(body)
-            guard let id = reply["id"]?.stringValue.flatMap(Int.init), let sent = sentAt.removeValue(forKey: id) else {
+            guard let id = reply[WireEnvelope.Key.id]?.stringValue.flatMap(Int.init), let sent = sentAt.removeValue(forKey: id) else {
                 throw BenchFailure("unexpected reply: \(String(decoding: body, as: UTF8.self))")
             }
             outcome.latenciesMicros.append(Double(now - sent) / 1000)
-            if reply["ok"]?.boolValue == true, let result = reply["result"] {
+            if reply.replySucceeded, let result = reply.replyResult {
                 outcome.ok += 1
                 onResult(result)
             } else {
-                outcome.errors[reply["error"]?["code"]?.stringValue ?? "?", default: 0] += 1
+                outcome.errors[reply.replyErrorCode ?? "?", default: 0] += 1
             }
             if now < stopSending { try send() }
         }

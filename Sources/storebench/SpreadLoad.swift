@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import Foundation
 import Synchronization
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -81,8 +82,6 @@ struct SpreadLoad: Sendable {
         let value = Atomic<Int>(Phase.warmingUp)
     }
 
-    private static let idPrefix = Array(#"{"v":1,"id":""#.utf8)
-    private static let okAfterId = Array(#"","ok":true"#.utf8)
 
     /// One client thread: a DEALER to `address` with `share` slots outstanding until the
     /// window closes, then the stragglers.
@@ -104,9 +103,9 @@ struct SpreadLoad: Sendable {
         var frames: [[UInt8]] = []
         var checkedFirst = false
         func send(_ slot: Int) throws {
-            let body = #"{"v":1,"id":"\#(slot)","params":\#(params(instance, slot, firstSlot + slot, sequence))}"#
+            let body = WireEnvelope.requestBytes(id: String(slot), paramsJSON: params(instance, slot, firstSlot + slot, sequence))
             sentAt[slot] = MonotonicClock.nanoseconds()
-            try socket.sendMultipart([[], Array(body.utf8)])
+            try socket.sendMultipart([[], body])
             sequence += 1
             outstanding += 1
         }
@@ -123,7 +122,7 @@ struct SpreadLoad: Sendable {
             if !checkedFirst {
                 // The first reply in full: it must be ok, and the fast check must agree.
                 let reply = try JSONParser.parse(body)
-                guard reply["ok"]?.boolValue == true, ok else {
+                guard reply.replySucceeded, ok else {
                     throw BenchFailure("the first reply from \(address) is not ok: \(String(decoding: body, as: UTF8.self))")
                 }
                 checkedFirst = true
@@ -135,7 +134,7 @@ struct SpreadLoad: Sendable {
                     result.latenciesMicros.append(Double(now - sentAt[slot]) / 1000)
                 }
             } else {
-                let code = (try? JSONParser.parse(body))?["error"]?["code"]?.stringValue ?? "?"
+                let code = (try? JSONParser.parse(body))?.replyErrorCode ?? "?"
                 result.errors[code, default: 0] += 1
             }
             if currentPhase != Phase.stopping { try send(slot) }
@@ -145,6 +144,7 @@ struct SpreadLoad: Sendable {
 
     /// The slot from the id right after `{"v":1,"id":"`, and whether `","ok":true` follows it.
     private static func inspect(_ body: [UInt8]) -> (slot: Int, ok: Bool)? {
+        let idPrefix = WireEnvelope.requestPrefix
         guard body.count > idPrefix.count + 1, body.starts(with: idPrefix) else { return nil }
         var position = idPrefix.count
         var slot = 0
@@ -152,7 +152,7 @@ struct SpreadLoad: Sendable {
             slot = slot * 10 + Int(body[position] - UInt8(ascii: "0"))
             position += 1
         }
-        guard position > idPrefix.count else { return nil }
-        return (slot, body[position...].starts(with: okAfterId))
+        guard position > idPrefix.count, position < body.count, body[position] == UInt8(ascii: "\"") else { return nil }
+        return (slot, body[(position + 1)...].starts(with: WireEnvelope.successAfterId))
     }
 }

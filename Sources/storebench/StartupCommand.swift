@@ -1,8 +1,9 @@
 import ArgumentParser
-import Domain
 import BenchmarkSupport
+import Domain
 import Foundation
 import Persistence
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -80,20 +81,20 @@ struct StartupCommand: AsyncParsableCommand {
         print("")
         print("start \(start): ready after \(ready), RSS \(format(readyRSS)) MiB")
 
-        let probes: [(String, String, String)] = [
-            ("GetRestaurant", "GetRestaurant", #"{"restaurantId":"r-050000"}"#),
-            ("ListRestaurants first page", "ListRestaurants", #"{"limit":50}"#),
-            ("ListRestaurants cuisine + minRating", "ListRestaurants", #"{"cuisine":"thai","minRating":4,"limit":50}"#),
-            ("SearchRestaurants 'golden' (trigram index)", "SearchRestaurants", #"{"query":"golden","limit":50}"#),
-            ("SearchRestaurants 'zz' (no match, 2 chars)", "SearchRestaurants", #"{"query":"zz","limit":50}"#),
-            ("GetReviews of a restaurant", "GetReviews", #"{"restaurantId":"r-000007","limit":50}"#),
-            ("CalculateRestaurantScore", "CalculateRestaurantScore", #"{"restaurantId":"r-000007"}"#),
-            ("LoadFeed", "LoadFeed", #"{"limit":50}"#),
-            ("GetUserProfile", "GetUserProfile", #"{"userId":"u-000001"}"#),
+        let probes: [(String, UseCaseName, String)] = [
+            ("GetRestaurant", .getRestaurant, #"{"restaurantId":"r-050000"}"#),
+            ("ListRestaurants first page", .listRestaurants, #"{"limit":50}"#),
+            ("ListRestaurants cuisine + minRating", .listRestaurants, #"{"cuisine":"thai","minRating":4,"limit":50}"#),
+            ("SearchRestaurants 'golden' (trigram index)", .searchRestaurants, #"{"query":"golden","limit":50}"#),
+            ("SearchRestaurants 'zz' (no match, 2 chars)", .searchRestaurants, #"{"query":"zz","limit":50}"#),
+            ("GetReviews of a restaurant", .getReviews, #"{"restaurantId":"r-000007","limit":50}"#),
+            ("CalculateRestaurantScore", .calculateRestaurantScore, #"{"restaurantId":"r-000007"}"#),
+            ("LoadFeed", .loadFeed, #"{"limit":50}"#),
+            ("GetUserProfile", .getUserProfile, #"{"userId":"u-000001"}"#),
         ]
         print(pad("query", 46) + pad("p50 µs", 10) + pad("max µs", 10) + "result")
         for (label, useCase, params) in probes {
-            guard let address = endpoints[useCase] else { throw BenchFailure("endpoints.json lacks \(useCase)") }
+            guard let address = endpoints[useCase] else { throw BenchFailure("\(EndpointsFile.fileName) lacks \(useCase.rawValue)") }
             let (micros, summary) = try await onThread { try Self.probe(address: address, params: params, times: 21) }
             print(pad(label, 46) + pad(String(format: "%.0f", percentile(micros, 50)), 10) + pad(String(format: "%.0f", micros.max() ?? 0), 10) + summary)
         }
@@ -104,16 +105,11 @@ struct StartupCommand: AsyncParsableCommand {
         print("SIGTERM → exit \(process.terminationStatus) after \(ContinuousClock.now - stopping)")
     }
 
-    private func waitForEndpoints(directory: String, pid: Int32) async throws -> [String: String] {
-        let path = directory + "/endpoints.json"
+    private func waitForEndpoints(directory: String, pid: Int32) async throws -> [UseCaseName: String] {
         let deadline = ContinuousClock.now.advanced(by: .seconds(300))
         while ContinuousClock.now < deadline {
-            if let data = FileManager.default.contents(atPath: path), let value = try? JSONParser.parse(Array(data)),
-               value["pid"]?.intValue == Int(pid), let useCases = value["useCases"]?.objectValue
-            {
-                var map: [String: String] = [:]
-                for member in useCases { map[member.key] = member.value.stringValue }
-                return map
+            if let file = try? EndpointsFile.read(from: directory), file.pid == pid {
+                return file.useCases
             }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -134,13 +130,13 @@ struct StartupCommand: AsyncParsableCommand {
         var frames: [[UInt8]] = []
         for _ in 0..<times {
             let sent = MonotonicClock.nanoseconds()
-            try socket.send(Array(#"{"v":1,"params":\#(params)}"#.utf8))
+            try socket.send(WireEnvelope.requestBytes(id: "probe", paramsJSON: params))
             guard try socket.receiveMultipart(into: &frames) != nil, let body = frames.last else { throw BenchFailure("no reply from \(address)") }
             micros.append(Double(MonotonicClock.nanoseconds() - sent) / 1000)
             let reply = try JSONParser.parse(body)
-            if reply["ok"]?.boolValue != true {
-                summary = "error \(reply["error"]?["code"]?.stringValue ?? "?")"
-            } else if let result = reply["result"]?.objectValue, let first = result.first {
+            if !reply.replySucceeded {
+                summary = "error \(reply.replyErrorCode ?? "?")"
+            } else if let result = reply.replyResult?.objectValue, let first = result.first {
                 summary = first.value.arrayValue.map { "\($0.count) \(first.key)" } ?? "ok"
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WireContract
 import WireJSON
 
 /// One svcd child process on PostgreSQL, with ephemeral ports and its own data directory
@@ -13,7 +14,7 @@ final class SvcdInstance: Sendable {
     /// svcd's data directory.
     let dataDirectory: String
     /// Use case name → its address, from endpoints.json once svcd is ready.
-    private let useCases = Mutex<[String: String]>([:])
+    private let useCases = Mutex<[UseCaseName: String]>([:])
 
     private init(process: sending Process, pid: Int32, dataDirectory: String) {
         self.process = Mutex(process)
@@ -64,8 +65,8 @@ final class SvcdInstance: Sendable {
     }
 
     /// The address of `useCase`.
-    func address(_ useCase: String) throws -> String {
-        guard let address = useCases.withLock({ $0[useCase] }) else { throw BenchFailure("svcd's endpoints.json lacks \(useCase)") }
+    func address(_ useCase: UseCaseName) throws -> String {
+        guard let address = useCases.withLock({ $0[useCase] }) else { throw BenchFailure("svcd's endpoints.json lacks \(useCase.rawValue)") }
         return address
     }
 
@@ -84,20 +85,15 @@ final class SvcdInstance: Sendable {
         }
     }
 
-    private func waitForEndpoints() async throws -> [String: String] {
-        let path = dataDirectory + "/endpoints.json"
+    private func waitForEndpoints() async throws -> [UseCaseName: String] {
         let deadline = ContinuousClock.now.advanced(by: .seconds(120))
         while ContinuousClock.now < deadline {
-            if let data = FileManager.default.contents(atPath: path), let value = try? JSONParser.parse(Array(data)),
-               value["pid"]?.intValue == Int(pid), let useCases = value["useCases"]?.objectValue
-            {
-                var map: [String: String] = [:]
-                for member in useCases { map[member.key] = member.value.stringValue }
-                return map
+            if let file = try? EndpointsFile.read(from: dataDirectory), file.pid == pid {
+                return file.useCases
             }
             guard isRunning else { throw BenchFailure("svcd exited") }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw BenchFailure("no endpoints.json naming pid \(pid) within 120 s")
+        throw BenchFailure("no \(EndpointsFile.fileName) naming pid \(pid) within 120 s")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WireContract
 import ZeroMQ
 
 /// `svcbench --curve`: what CURVE encryption costs on the use-case endpoints. In one session,
@@ -9,13 +10,25 @@ struct CurveBench {
     /// One server and one security setting.
     struct Target: Sendable, Hashable {
         /// What answers.
-        enum Server: String, Sendable, Hashable, CaseIterable {
+        enum Server: Sendable, Hashable, CaseIterable {
             /// The raw libzmq ROUTER echo in this process (GetRestaurant bodies).
             case echo
             /// svcd's GetRestaurant (answered from memory).
-            case getRestaurant = "GetRestaurant"
+            case getRestaurant
             /// svcd's RegisterUser (a durable write per request).
-            case registerUser = "RegisterUser"
+            case registerUser
+
+            /// The use case svcd answers with; `nil` for the echo.
+            var useCase: UseCaseName? {
+                switch self {
+                case .echo: nil
+                case .getRestaurant: .getRestaurant
+                case .registerUser: .registerUser
+                }
+            }
+
+            /// `echo`, or the use case's name.
+            var name: String { useCase?.rawValue ?? "echo" }
         }
 
         let server: Server
@@ -23,7 +36,7 @@ struct CurveBench {
         let curve: Bool
 
         /// E.g. `GetRestaurant CURVE`.
-        var label: String { "\(server.rawValue) \(curve ? "CURVE" : "plaintext")" }
+        var label: String { "\(server.name) \(curve ? "CURVE" : "plaintext")" }
 
         /// Every target, in report order.
         static let all: [Target] = Server.allCases.flatMap { [Target(server: $0, curve: false), Target(server: $0, curve: true)] }
@@ -87,10 +100,10 @@ struct CurveBench {
             let endpoints: [Target: String] = [
                 Target(server: .echo, curve: false): echoPlain.endpoint,
                 Target(server: .echo, curve: true): echoCurve.endpoint,
-                Target(server: .getRestaurant, curve: false): try plain.address("GetRestaurant"),
-                Target(server: .getRestaurant, curve: true): try curve.address("GetRestaurant"),
-                Target(server: .registerUser, curve: false): try plain.address("RegisterUser"),
-                Target(server: .registerUser, curve: true): try curve.address("RegisterUser"),
+                Target(server: .getRestaurant, curve: false): try plain.address(.getRestaurant),
+                Target(server: .getRestaurant, curve: true): try curve.address(.getRestaurant),
+                Target(server: .registerUser, curve: false): try plain.address(.registerUser),
+                Target(server: .registerUser, curve: true): try curve.address(.registerUser),
             ]
             let keys: [Server: LoadClient.CurveClientKeys] = [
                 .echo: LoadClient.CurveClientKeys(serverPublicKey: echoPair.publicKey, client: clientPair),

@@ -87,13 +87,13 @@ struct CurveReport {
         for setting in settings {
             var rows: [(String, (throughput: Double, p50: Double))] = []
             for server in Target.Server.allCases {
-                rows.append(("\(server.rawValue) CURVE ÷ plaintext", setting.ratio(Target(server: server, curve: true), Target(server: server, curve: false))))
+                rows.append(("\(server.name) CURVE ÷ plaintext", setting.ratio(Target(server: server, curve: true), Target(server: server, curve: false))))
             }
             for server in [Target.Server.getRestaurant, .registerUser] {
                 for curve in [true, false] {
                     let security = curve ? "CURVE" : "plaintext"
                     rows.append((
-                        "\(server.rawValue) \(security) ÷ echo \(security)",
+                        "\(server.name) \(security) ÷ echo \(security)",
                         setting.ratio(Target(server: server, curve: curve), Target(server: .echo, curve: curve))
                     ))
                 }

@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import Foundation
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -21,11 +22,11 @@ struct LoadClient: Sendable {
         /// `tag` must differ between runs against the same store, or the e-mails collide.
         case registerUser(tag: String)
 
-        /// The use case's name, for messages.
-        var useCase: String {
+        /// The use case.
+        var useCase: UseCaseName {
             switch self {
-            case .getRestaurant: "GetRestaurant"
-            case .registerUser: "RegisterUser"
+            case .getRestaurant: .getRestaurant
+            case .registerUser: .registerUser
             }
         }
     }
@@ -47,7 +48,7 @@ struct LoadClient: Sendable {
 
     /// The request body of a slot.
     func body(slot: Int) -> [UInt8] {
-        Array(#"{"v":1,"id":"\#(slot)","params":{"restaurantId":"\#(restaurantId)"}}"#.utf8)
+        WireEnvelope.requestBytes(id: String(slot), paramsJSON: #"{"restaurantId":"\#(restaurantId)"}"#)
     }
 
     /// The RegisterUser request body of `slot` for the request numbered `sequence`: the same
@@ -55,7 +56,7 @@ struct LoadClient: Sendable {
     static func registrationBody(slot: Int, tag: String, sequence: Int) -> [UInt8] {
         let digits = String(sequence)
         let padded = String(repeating: "0", count: max(0, 9 - digits.count)) + digits
-        return Array(#"{"v":1,"id":"\#(slot)","params":{"name":"Bench User","email":"\#(tag)-\#(padded)@bench.example"}}"#.utf8)
+        return WireEnvelope.requestBytes(id: String(slot), paramsJSON: #"{"name":"Bench User","email":"\#(tag)-\#(padded)@bench.example"}"#)
     }
 
     /// Runs warm-up plus one measurement window against `endpoint` on a new thread; with
@@ -104,8 +105,8 @@ struct LoadClient: Sendable {
         }
     }
 
-    private static let idPrefix = Array(#"{"v":1,"id":""#.utf8)
-    private static let okAfterId = Array(#","ok":true"#.utf8)
+    private static let idPrefix = WireEnvelope.requestPrefix
+    private static let okAfterId = WireEnvelope.successAfterId
 
     private func drive(
         _ target: BenchTarget, endpoint: String, inFlight: Int, round: Int, requests: Int?,
@@ -172,7 +173,7 @@ struct LoadClient: Sendable {
             }
             let verdict = Self.inspect(frames[1], target: target, bodies: bodies, idPrefix: idPrefix, okAfterId: okAfterId)
             if !checkedFirst {
-                try verifyFirst(frames[1], verdict: verdict, target: target, bodies: bodies, useCase: workload.useCase)
+                try verifyFirst(frames[1], verdict: verdict, target: target, bodies: bodies, useCase: workload.useCase.rawValue)
                 checkedFirst = true
             }
             guard let slot = verdict.slot else {
@@ -225,7 +226,7 @@ struct LoadClient: Sendable {
             } catch {
                 throw BenchError("the first \(useCase) reply is not JSON (\(error)): \(text)")
             }
-            guard value["ok"]?.boolValue == true else {
+            guard value.replySucceeded else {
                 throw BenchError("the first \(useCase) reply is not ok: \(text)")
             }
         case .echo:

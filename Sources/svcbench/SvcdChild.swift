@@ -4,6 +4,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import WireContract
 #endif
 
 /// One svcd child process for `--curve`: `svcd --data-dir DIR --port-base 0 --seed-sample
@@ -28,10 +29,10 @@ final class SvcdChild: Sendable {
         self.endpoints = endpoints
     }
 
-    /// The address of `useCase`, e.g. `"GetRestaurant"`.
-    func address(_ useCase: String) throws -> String {
+    /// The address of `useCase`.
+    func address(_ useCase: UseCaseName) throws -> String {
         guard let address = endpoints.useCases[useCase] else {
-            throw BenchError("svcd \(pid): endpoints.json has no \(useCase)")
+            throw BenchError("svcd \(pid): endpoints.json has no \(useCase.rawValue)")
         }
         return address
     }

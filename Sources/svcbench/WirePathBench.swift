@@ -1,6 +1,7 @@
 import Domain
 import Synchronization
 import Transport
+import WireContract
 import WireJSON
 
 /// The per-request wire work of the GetRestaurant path on one thread: decode the request body,
@@ -27,7 +28,7 @@ enum WirePathBench {
     /// Runs `iterations` requests (ids 0…63 in turn, as the pipelined client sends them); returns
     /// the total reply bytes, so the work cannot be optimised away.
     static func run(iterations: Int, restaurantId: String) throws -> Int {
-        let bodies = (0..<64).map { Array(#"{"v":1,"id":"\#($0)","params":{"restaurantId":"\#(restaurantId)"}}"#.utf8) }
+        let bodies = (0..<64).map { WireEnvelope.requestBytes(id: String($0), paramsJSON: #"{"restaurantId":"\#(restaurantId)"}"#) }
         var writer = JSONWriter(capacity: 1024)
         var total = 0
         for iteration in 0..<iterations {

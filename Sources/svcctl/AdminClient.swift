@@ -1,3 +1,4 @@
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -40,9 +41,9 @@ struct AdminClient {
     }
 
     /// Sends one admin op and returns the whole reply envelope.
-    func reply(op: String, params: JSONObject = JSONObject()) throws(CtlFailure) -> JSONValue {
+    func reply(op: AdminOperation, params: JSONObject = JSONObject()) throws(CtlFailure) -> JSONValue {
         let id = WireExchange.makeRequestID()
-        let request: JSONValue = ["v": 1, "id": .string(id), "op": .string(op), "params": .object(params)]
+        let request = WireEnvelope.adminRequest(id: id, operation: op, params: params)
         let exchange = WireExchange(
             address: address, credentials: credentials, timeoutMilliseconds: timeoutMilliseconds,
             peerName: "the admin endpoint")
@@ -50,23 +51,23 @@ struct AdminClient {
     }
 
     /// Sends one admin op and returns its `result`; an error reply ends with exit code 1.
-    func call(op: String, params: JSONObject = JSONObject()) throws(CtlFailure) -> JSONValue {
+    func call(op: AdminOperation, params: JSONObject = JSONObject()) throws(CtlFailure) -> JSONValue {
         let envelope = try reply(op: op, params: params)
-        return try Self.result(of: envelope, what: op)
+        return try Self.result(of: envelope, what: op.rawValue)
     }
 
     /// The `result` of a successful envelope, or exit 1 with the error's code and message.
     static func result(of envelope: JSONValue, what: String) throws(CtlFailure) -> JSONValue {
-        if envelope["ok"]?.boolValue == true {
-            return envelope["result"] ?? .object(JSONObject())
+        if envelope.replySucceeded {
+            return envelope.replyResult ?? .object(JSONObject())
         }
         throw CtlFailure(ExitStatus.serviceError, "\(what) failed: \(describeError(envelope))")
     }
 
     /// `code: message` of an error envelope.
     static func describeError(_ envelope: JSONValue) -> String {
-        let code = envelope["error"]?["code"]?.stringValue ?? "unknown_error"
-        let message = envelope["error"]?["message"]?.stringValue ?? "(no message)"
+        let code = envelope.replyErrorCode ?? "unknown_error"
+        let message = envelope.replyErrorMessage ?? "(no message)"
         return "\(code): \(message)"
     }
 }

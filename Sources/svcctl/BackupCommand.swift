@@ -1,4 +1,5 @@
 import ArgumentParser
+import WireContract
 
 /// `svcctl backup PATH`: svcd writes a consistent copy of its SQLite store to PATH (a relative
 /// PATH is resolved against svcctl's working directory and sent absolute).
@@ -20,7 +21,7 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
             let target = absolutePath(path)
-            let result = try AdminClient(options: options).call(op: "backup", params: ["path": .string(target)])
+            let result = try AdminClient(options: options).call(op: .backup, params: ["path": .string(target)])
             emit(result, options: options) { result in
                 keyValueLines([("path", plainText(result["path"])), ("bytes", plainText(result["bytes"]))])
             }

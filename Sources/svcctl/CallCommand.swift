@@ -1,4 +1,5 @@
 import ArgumentParser
+import WireContract
 import WireJSON
 
 /// `svcctl call USECASE [JSON]`: sends one request to a use-case endpoint (plain DEALER, no
@@ -30,25 +31,26 @@ struct CallCommand: ParsableCommand {
             guard case .object(let object) = parsed else {
                 throw CtlFailure(ExitStatus.dataError, "the params argument must be a JSON object, e.g. '{\"restaurantId\":\"r-000001\"}'")
             }
+            let useCase = try ServiceEndpoints.useCase(named: useCase)
             let endpoints = try ServiceEndpoints.require(dataDirectory: options.dataDirectory)
-            let address = try endpoints.address(ofUseCase: useCase)
+            let address = try endpoints.address(of: useCase)
             let id = WireExchange.makeRequestID()
-            let request: JSONValue = ["v": 1, "id": .string(id), "params": .object(object)]
+            let request = WireEnvelope.request(id: id, params: object)
             // A CURVE svcd (--client-keys) publishes its use-case key: encrypt, with our key.
             let credentials = try CurveCredentials.useCases(of: endpoints, source: "endpoints.json", options: options.common)
             var exchange = WireExchange(
-                address: address, credentials: credentials, timeoutMilliseconds: options.timeoutMilliseconds, peerName: useCase)
+                address: address, credentials: credentials, timeoutMilliseconds: options.timeoutMilliseconds, peerName: useCase.rawValue)
             exchange.allowList = "svcd's --client-keys file"
             let envelope = try exchange.send(request, id: id)
-            let ok = envelope["ok"]?.boolValue == true
+            let ok = envelope.replySucceeded
             if options.json {
                 printOut(prettyJSON(envelope))
             } else if ok {
-                printOut(prettyJSON(envelope["result"] ?? .object(JSONObject())))
+                printOut(prettyJSON(envelope.replyResult ?? .object(JSONObject())))
             }
             if !ok {
-                let code = envelope["error"]?["code"]?.stringValue ?? ""
-                let status = BatchCaller.transientCodes.contains(code) ? ExitStatus.unavailable : ExitStatus.serviceError
+                let code = envelope.replyErrorCode ?? ""
+                let status = BatchCaller.isTransient(code) ? ExitStatus.unavailable : ExitStatus.serviceError
                 throw CtlFailure(status, "\(useCase) failed: \(AdminClient.describeError(envelope))")
             }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WireContract
 
 /// `svcctl drain`: svcd stops taking new use-case requests (answers `unavailable`) but keeps running.
 struct DrainCommand: ParsableCommand {
@@ -11,7 +12,7 @@ struct DrainCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
-            let result = try AdminClient(options: options).call(op: "drain")
+            let result = try AdminClient(options: options).call(op: .drain)
             emit(result, options: options) { keyValueLines([("state", plainText($0["state"]))]) }
         }
     }

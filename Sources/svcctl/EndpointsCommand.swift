@@ -1,4 +1,5 @@
 import ArgumentParser
+import WireContract
 import WireJSON
 
 /// `svcctl endpoints`: the admin and use-case addresses, as svcd reports them.
@@ -12,7 +13,7 @@ struct EndpointsCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
-            let result = try AdminClient(options: options).call(op: "endpoints")
+            let result = try AdminClient(options: options).call(op: .endpoints)
             emit(result, options: options, human: Self.render)
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WireContract
 import WireJSON
 
 /// `svcctl health`: svcd's overall health and its individual checks.
@@ -12,7 +13,7 @@ struct HealthCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
-            let result = try AdminClient(options: options).call(op: "health")
+            let result = try AdminClient(options: options).call(op: .health)
             emit(result, options: options, human: Self.render)
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WireContract
 
 /// `svcctl log-level LEVEL`: changes svcd's log level at run time.
 struct LogLevelCommand: ParsableCommand {
@@ -23,7 +24,7 @@ struct LogLevelCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
-            let result = try AdminClient(options: options).call(op: "setLogLevel", params: ["level": .string(level)])
+            let result = try AdminClient(options: options).call(op: .setLogLevel, params: ["level": .string(level)])
             emit(result, options: options) { keyValueLines([("level", plainText($0["level"]))]) }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WireContract
 
 /// `svcctl resume`: svcd takes use-case requests again after `drain`.
 struct ResumeCommand: ParsableCommand {
@@ -11,7 +12,7 @@ struct ResumeCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
-            let result = try AdminClient(options: options).call(op: "resume")
+            let result = try AdminClient(options: options).call(op: .resume)
             emit(result, options: options) { keyValueLines([("state", plainText($0["state"]))]) }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import WireContract
 import WireJSON
 
 #if canImport(Glibc)
@@ -7,33 +8,34 @@ import Glibc
 import Darwin
 #endif
 
-/// What `DATA_DIR/endpoints.json` says about a running svcd.
+/// What `DATA_DIR/endpoints.json` says about a running svcd, once its process is known to be alive.
 struct ServiceEndpoints {
+    /// The file as svcd wrote it.
+    let file: EndpointsFile
+
     /// svcd's process id.
-    let pid: Int
+    var pid: Int { Int(file.pid) }
     /// The admin endpoint's address, if this svcd has one.
-    let admin: String?
+    var admin: String? { file.admin }
     /// The admin endpoint's CURVE server public key (Z85).
-    let adminServerKey: String?
+    var adminServerKey: String? { file.adminServerKey }
     /// Path of the local admin client's public key file.
-    let adminClientPublicKeyFile: String?
+    var adminClientPublicKeyFile: String? { file.adminClientPublicKeyFile }
     /// Path of the local admin client's secret key file.
-    let adminClientSecretKeyFile: String?
+    var adminClientSecretKeyFile: String? { file.adminClientSecretKeyFile }
     /// The use-case endpoints' CURVE public key (Z85), when svcd runs with `--client-keys`.
-    let useCaseServerKey: String?
-    /// Use-case names and addresses, in file order.
-    let useCases: [(name: String, address: String)]
+    var useCaseServerKey: String? { file.useCaseServerKey }
 
     /// Why no running svcd could be found.
     enum Absence {
         case noFile(String)
-        case unreadable(String)
+        case unreadable(String, EndpointsFileError)
         case deadProcess(Int)
     }
 
     /// Reads `dataDirectory/endpoints.json` and checks that the pid in it is alive.
     static func locate(dataDirectory: String) -> Result<ServiceEndpoints, AbsenceError> {
-        locate(endpointsFile: URL(fileURLWithPath: dataDirectory).appendingPathComponent("endpoints.json").path)
+        locate(endpointsFile: EndpointsFile.path(in: dataDirectory))
     }
 
     /// Reads the endpoints file at `path` (an svcd's `endpoints.json`, wherever it lies) and
@@ -42,25 +44,16 @@ struct ServiceEndpoints {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(AbsenceError(path: path, reason: .noFile(path)))
         }
-        guard let value = try? JSONParser.parse(Array(data)), let pid = value["pid"]?.intValue else {
-            return .failure(AbsenceError(path: path, reason: .unreadable(path)))
+        let file: EndpointsFile
+        do {
+            file = try EndpointsFile.parse(Array(data))
+        } catch {
+            return .failure(AbsenceError(path: path, reason: .unreadable(path, error)))
         }
-        guard processIsAlive(pid) else {
-            return .failure(AbsenceError(path: path, reason: .deadProcess(pid)))
+        guard processIsAlive(Int(file.pid)) else {
+            return .failure(AbsenceError(path: path, reason: .deadProcess(Int(file.pid))))
         }
-        var useCases: [(name: String, address: String)] = []
-        for member in value["useCases"]?.objectValue ?? JSONObject() {
-            if let address = member.value.stringValue { useCases.append((member.key, address)) }
-        }
-        return .success(ServiceEndpoints(
-            pid: pid,
-            admin: value["admin"]?.stringValue,
-            adminServerKey: value["adminServerKey"]?.stringValue,
-            adminClientPublicKeyFile: value["adminClientPublicKeyFile"]?.stringValue,
-            adminClientSecretKeyFile: value["adminClientSecretKeyFile"]?.stringValue,
-            useCaseServerKey: value["useCaseServerKey"]?.stringValue,
-            useCases: useCases
-        ))
+        return .success(ServiceEndpoints(file: file))
     }
 
     /// Like ``locate(dataDirectory:)`` but fails with exit code 69 (service unavailable).
@@ -71,11 +64,19 @@ struct ServiceEndpoints {
         }
     }
 
-    /// The address of a use case, or exit 64 naming the known ones.
-    func address(ofUseCase name: String) throws(CtlFailure) -> String {
-        if let entry = useCases.first(where: { $0.name == name }) { return entry.address }
-        let known = useCases.map(\.name).joined(separator: ", ")
-        throw CtlFailure(ExitStatus.usage, "unknown use case '\(name)'; svcd serves: \(known)")
+    /// The use case named `name`, or exit 64 naming the contract's use cases.
+    static func useCase(named name: String) throws(CtlFailure) -> UseCaseName {
+        guard let useCase = UseCaseName(rawValue: name) else {
+            throw CtlFailure(ExitStatus.usage, "unknown use case '\(name)'; the use cases are: \(UseCaseName.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return useCase
+    }
+
+    /// The address of a use case, or exit 64 naming the ones this svcd serves.
+    func address(of useCase: UseCaseName) throws(CtlFailure) -> String {
+        if let address = file.useCases[useCase] { return address }
+        let served = UseCaseName.allCases.filter { file.useCases[$0] != nil }.map(\.rawValue).joined(separator: ", ")
+        throw CtlFailure(ExitStatus.usage, "svcd does not serve \(useCase.rawValue); it serves: \(served)")
     }
 
     /// Whether a process with this id exists (`kill(pid, 0)`; `EPERM` still means it exists).
@@ -96,7 +97,7 @@ struct AbsenceError: Error, CustomStringConvertible {
     var description: String {
         switch reason {
         case .noFile(let path): "svcd is not running: no \(path)"
-        case .unreadable(let path): "cannot read \(path): not valid JSON or no pid"
+        case .unreadable(let path, let error): "cannot read \(path): \(error)"
         case .deadProcess(let pid): "svcd is not running: process \(pid) from \(path) is gone (stale file)"
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WireContract
 
 /// `svcctl shutdown`: svcd answers the requests in flight, flushes the store and exits 0.
 struct ShutdownCommand: ParsableCommand {
@@ -12,7 +13,7 @@ struct ShutdownCommand: ParsableCommand {
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
             let client = try AdminClient(options: options)
-            let result = try client.call(op: "shutdown")
+            let result = try client.call(op: .shutdown)
             emit(result, options: options) { result in
                 keyValueLines([("state", plainText(result["state"])), ("pid", String(client.endpoints.pid))])
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WireContract
 import WireJSON
 
 /// `svcctl stats`: per-use-case request counts, errors, in-flight requests, replies dropped for
@@ -25,9 +26,9 @@ struct StatsCommand: ParsableCommand {
             let client = try AdminClient(options: options)
             switch format {
             case .table:
-                emit(try client.call(op: "stats"), options: options, human: Self.render)
+                emit(try client.call(op: .stats), options: options, human: Self.render)
             case .prometheus:
-                let result = try client.call(op: "stats", params: ["format": "prometheus"])
+                let result = try client.call(op: .stats, params: ["format": "prometheus"])
                 emit(result, options: options) { result in
                     var text = result["text"]?.stringValue ?? ""
                     while text.last == "\n" { text.removeLast() }

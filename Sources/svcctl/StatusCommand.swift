@@ -1,4 +1,5 @@
 import ArgumentParser
+import WireContract
 import WireJSON
 
 /// `svcctl status`: whether svcd runs, its state, version, pid and uptime. Exit 3 when no
@@ -22,7 +23,7 @@ struct StatusCommand: ParsableCommand {
             }
             let result: JSONValue
             do throws(CtlFailure) {
-                result = try AdminClient(options: options, endpoints: endpoints).call(op: "status")
+                result = try AdminClient(options: options, endpoints: endpoints).call(op: .status)
             } catch {
                 guard error.noAnswer else { throw error }
                 if error.exitCode == ExitStatus.timedOut {

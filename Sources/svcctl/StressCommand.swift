@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Histogram
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -96,15 +97,15 @@ struct StressCommand: ParsableCommand {
             // Idempotency keys must never repeat, not even across runs: the tag alone is short.
             let keyPrefix = "stress-\(tag)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
             let taxPartsPerMillion = resolveTaxRate(cluster: cluster)
-            var addresses: [[String: String]?] = []
+            var addresses: [[UseCaseName: String]?] = []
             for instance in cluster.instances {
                 guard let endpoints = instance.endpoints else {
                     addresses.append(nil)
                     continue
                 }
-                var byUseCase: [String: String] = [:]
-                for useCase in StressWorkload.useCases(for: mix) + ["GetOrder", "CreateRestaurant", "AddMenuItem", "RegisterUser"] {
-                    byUseCase[useCase] = try endpoints.address(ofUseCase: useCase)
+                var byUseCase: [UseCaseName: String] = [:]
+                for useCase in StressWorkload.useCases(for: mix) + [.getOrder, .createRestaurant, .addMenuItem, .registerUser] {
+                    byUseCase[useCase] = try endpoints.address(of: useCase)
                 }
                 addresses.append(byUseCase)
             }
@@ -207,7 +208,7 @@ struct StressCommand: ParsableCommand {
         if let taxRate, let value = Self.partsPerMillion(taxRate) { return value }
         for endpoints in cluster.instances.compactMap(\.endpoints) {
             if let admin = try? AdminClient(common: options, endpoints: endpoints),
-                let status = try? admin.call(op: "status"),
+                let status = try? admin.call(op: .status),
                 let text = status["taxRate"]?.stringValue, let value = Self.partsPerMillion(text)
             {
                 return value
@@ -236,7 +237,7 @@ struct StressCommand: ParsableCommand {
 
     /// Starts the client threads, prints progress until they finish, and merges their outcomes.
     private func runLoad(
-        cluster: StressCluster, fixture: StressFixture, addresses: [[String: String]?], seed: UInt64, keyPrefix: String
+        cluster: StressCluster, fixture: StressFixture, addresses: [[UseCaseName: String]?], seed: UInt64, keyPrefix: String
     ) throws(CtlFailure) -> LoadResult {
         // One context per 16 clients keeps each below libzmq's default of 1023 sockets.
         var contexts: [ZMQContext] = []
@@ -282,7 +283,7 @@ struct StressCommand: ParsableCommand {
         result.instances = [StressTally](repeating: StressTally(), count: cluster.instances.count)
         // Every client published its last counts before it finished.
         result.tally = progress.snapshot().tally
-        var perUseCase: [String: StressUseCaseStats] = [:]
+        var perUseCase: [UseCaseName: StressUseCaseStats] = [:]
         for outcome in outcomes.all() {
             result.ledger.merge(outcome.ledger)
             result.unknownWrites += outcome.unknownWrites
@@ -296,8 +297,9 @@ struct StressCommand: ParsableCommand {
             result.latency.add(histogram)
         }
         let order = StressWorkload.useCases(for: mix)
-        result.useCases = perUseCase.sorted { (order.firstIndex(of: $0.key) ?? .max, $0.key) < (order.firstIndex(of: $1.key) ?? .max, $1.key) }
-            .map { ($0.key, $0.value) }
+        // The mix's use cases first, in its order; then the others in endpoint order.
+        func rank(_ name: UseCaseName) -> (Int, Int) { (order.firstIndex(of: name) ?? .max, name.portOffset) }
+        result.useCases = perUseCase.sorted { rank($0.key) < rank($1.key) }.map { ($0.key.rawValue, $0.value) }
         result.elapsedSeconds = Double(monotonicNanoseconds() - start) / 1e9
         return result
     }

@@ -1,4 +1,5 @@
 import Foundation
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -172,7 +173,7 @@ struct WireExchange {
                         continue
                     }
                     // Ignore stray replies to other requests.
-                    if let replyID = reply["id"]?.stringValue, replyID != id { continue }
+                    if let replyID = reply[WireEnvelope.Key.id]?.stringValue, replyID != id { continue }
                     return reply
                 }
             }

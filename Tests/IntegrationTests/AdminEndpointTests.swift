@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SvcdTestSupport
+import WireContract
 import WireJSON
 import WireTestSupport
 import ZeroMQ
@@ -20,8 +21,8 @@ private func admin(
     _ endpoints: EndpointsFile, _ op: String, _ params: JSONValue = [:], as credentials: AdminCredentials = .localAdmin,
     timeout: Int32 = 5000, body rawBody: [UInt8]? = nil
 ) async throws -> Reply? {
-    let address = try #require(endpoints.raw["admin"]?.stringValue)
-    let serverKey = try #require(endpoints.raw["adminServerKey"]?.stringValue)
+    let address = try #require(endpoints.admin)
+    let serverKey = try #require(endpoints.adminServerKey)
     let keyPair: ZMQCurveKeyPair?
     switch credentials {
     case .localAdmin:
@@ -55,8 +56,8 @@ private func adminBlocking(address: String, serverKey: String, keyPair: ZMQCurve
 
 /// The local admin key pair named in `endpoints.json`.
 private func localAdminKeys(_ endpoints: EndpointsFile) throws -> ZMQCurveKeyPair {
-    let publicFile = try #require(endpoints.raw["adminClientPublicKeyFile"]?.stringValue)
-    let secretFile = try #require(endpoints.raw["adminClientSecretKeyFile"]?.stringValue)
+    let publicFile = try #require(endpoints.adminClientPublicKeyFile)
+    let secretFile = try #require(endpoints.adminClientSecretKeyFile)
     return ZMQCurveKeyPair(
         publicKey: try String(contentsOfFile: publicFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
         secretKey: try String(contentsOfFile: secretFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -100,16 +101,16 @@ private func localAdminKeys(_ endpoints: EndpointsFile) throws -> ZMQCurveKeyPai
         try await withSvcd(seed: true) { child in
             let endpoints = try await child.endpoints()
             let get = request(id: "g", params: ["restaurantId": "r-000001"])
-            #expect(try await call(try endpoints.address("GetRestaurant"), get).ok == true)
+            #expect(try await call(try endpoints.address(.getRestaurant), get).ok == true)
             let drained = try #require(try await admin(endpoints, "drain"))
             #expect(drained.result?["state"] == "draining")
             #expect(try await admin(endpoints, "status")?.result?["state"] == "draining")
-            let refused = try await call(try endpoints.address("GetRestaurant"), get)
+            let refused = try await call(try endpoints.address(.getRestaurant), get)
             #expect(refused.code == "unavailable", "\(refused)")
-            #expect(try await call(try endpoints.address("RegisterUser"), request(params: ["name": "D", "email": .string(uniqueEmail("drain"))])).code == "unavailable")
+            #expect(try await call(try endpoints.address(.registerUser), request(params: ["name": "D", "email": .string(uniqueEmail("drain"))])).code == "unavailable")
             let resumed = try #require(try await admin(endpoints, "resume"))
             #expect(resumed.result?["state"] == "running")
-            #expect(try await call(try endpoints.address("GetRestaurant"), get).ok == true)
+            #expect(try await call(try endpoints.address(.getRestaurant), get).ok == true)
         }
     }
 
@@ -117,9 +118,9 @@ private func localAdminKeys(_ endpoints: EndpointsFile) throws -> ZMQCurveKeyPai
         try await withSvcd(seed: false) { child in
             let endpoints = try await child.endpoints()
             let listed = try #require(try await admin(endpoints, "endpoints"))
-            #expect(listed.result?["admin"] == endpoints.raw["admin"])
+            #expect(listed.result?["admin"]?.stringValue == endpoints.admin)
             #expect(listed.result?["useCases"]?.objectValue?.count == 22)
-            #expect(listed.result?["useCases"]?["PlaceOrder"] == endpoints.raw["useCases"]?["PlaceOrder"])
+            #expect(listed.result?["useCases"]?["PlaceOrder"]?.stringValue == endpoints.useCases[.placeOrder])
             let health = try #require(try await admin(endpoints, "health"))
             #expect(health.result?["healthy"] == true, "\(health)")
             #expect(try await admin(endpoints, "setLogLevel", ["level": "debug"])?.result?["level"] == "debug")
@@ -153,10 +154,10 @@ private func localAdminKeys(_ endpoints: EndpointsFile) throws -> ZMQCurveKeyPai
     @Test func shutdownAnswersEveryRequestInFlightThenSvcdExitsZero() async throws {
         try await withSvcd(seed: true) { child in
             let endpoints = try await child.endpoints()
-            let address = try endpoints.address("RegisterUser")
+            let address = try endpoints.address(.registerUser)
             let count = 300
-            let adminAddress = try #require(endpoints.raw["admin"]?.stringValue)
-            let serverKey = try #require(endpoints.raw["adminServerKey"]?.stringValue)
+            let adminAddress = try #require(endpoints.admin)
+            let serverKey = try #require(endpoints.adminServerKey)
             let keys = try localAdminKeys(endpoints)
             // Pipeline writes on one DEALER; once the first is answered (so svcd is taking them),
             // ask for the shutdown while the rest are in flight.

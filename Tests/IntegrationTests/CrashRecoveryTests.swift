@@ -3,6 +3,7 @@ import Persistence
 import Synchronization
 import Testing
 import SvcdTestSupport
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -64,12 +65,12 @@ import Glibc
 
     /// Per cycle: a restaurant to review, an item to order, one user per writer.
     private func prepare(cycle: Int, _ endpoints: EndpointsFile, _ ledger: inout Ledger) async throws -> CycleSetup {
-        let restaurant = try await ok(endpoints, "CreateRestaurant", [
+        let restaurant = try await ok(endpoints, .createRestaurant, [
             "name": .string("Crash Cafe \(cycle)"), "cuisine": "Test", "priceLevel": 2, "address": "9 Crash St",
             "latitude": 10, "longitude": 20,
         ])
         let restaurantId = try #require(restaurant["restaurant"]?["id"]?.stringValue)
-        let item = try await ok(endpoints, "AddMenuItem", [
+        let item = try await ok(endpoints, .addMenuItem, [
             "restaurantId": .string(restaurantId), "name": "Crash Soup", "priceCents": 1500, "currency": "USD",
             "stock": .int(Self.initialStock),
         ])
@@ -77,7 +78,7 @@ import Glibc
         var users: [String] = []
         for writer in 0..<Self.writers {
             let email = "crash-setup-\(cycle)-\(writer)-\(UUID().uuidString.prefix(8))@example.com"
-            let user = try await ok(endpoints, "RegisterUser", ["name": "Crash Writer", "email": .string(email)])
+            let user = try await ok(endpoints, .registerUser, ["name": "Crash Writer", "email": .string(email)])
             let userId = try #require(user["user"]?["id"]?.stringValue)
             users.append(userId)
             ledger.users[userId] = email
@@ -91,7 +92,7 @@ import Glibc
     /// `killAfter` acknowledgements); returns what was acknowledged.
     private func writeUntilKilled(cycle: Int, setup: CycleSetup, endpoints: EndpointsFile, child: SvcdChild, killAfter: Int) async throws -> Acknowledged {
         let progress = AckCounter()
-        let addresses = try ["RegisterUser", "SaveFavoriteRestaurant", "AddReview", "PlaceOrder"].map { ($0, try endpoints.address($0)) }
+        let addresses = try [.registerUser, .saveFavoriteRestaurant, .addReview, .placeOrder].map { ($0, try endpoints.address($0)) }
         return try await withThrowingTaskGroup(of: Acknowledged.self) { group in
             for writer in 0..<Self.writers {
                 for (useCase, address) in addresses {
@@ -120,14 +121,14 @@ import Glibc
     private func verify(_ ledger: Ledger, _ endpoints: EndpointsFile, after moment: String) async throws {
         guard ledger.total > 0 else { return }
         // Users: every acknowledged registration, with its e-mail address.
-        let profiles = try await callAll(endpoints, "GetUserProfile", ledger.users.keys.map { ["userId": .string($0)] })
+        let profiles = try await callAll(endpoints, .getUserProfile, ledger.users.keys.map { ["userId": .string($0)] })
         for (userId, email) in ledger.users {
             let profile = profiles[userId]
             #expect(profile?["profile"]?["email"]?.stringValue == email, "\(moment): user \(userId) (\(email)) lost: \(String(describing: profile))")
         }
         // Favorites: every acknowledged save, per user.
         let favoriteUsers = Set(ledger.favorites.map(\.user))
-        let favorites = try await callAll(endpoints, "GetFavoriteRestaurants", favoriteUsers.map { ["userId": .string($0)] })
+        let favorites = try await callAll(endpoints, .getFavoriteRestaurants, favoriteUsers.map { ["userId": .string($0)] })
         for user in favoriteUsers {
             let stored = Set((favorites[user]?["restaurants"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
             let expected = Set(ledger.favorites.filter { $0.user == user }.map(\.restaurant))
@@ -136,11 +137,11 @@ import Glibc
         }
         // Reviews: every acknowledged review, and the rating is the mean of the stored ones.
         for restaurantId in ledger.reviewedRestaurants {
-            let reviews = try await allPages(endpoints, "GetReviews", ["restaurantId": .string(restaurantId)], field: "reviews")
+            let reviews = try await allPages(endpoints, .getReviews, ["restaurantId": .string(restaurantId)], field: "reviews")
             let ids = Set(reviews.compactMap { $0["id"]?.stringValue })
             let expected = Set(ledger.reviews.filter { $0.restaurant == restaurantId }.map(\.id))
             #expect(expected.isSubset(of: ids), "\(moment): reviews of \(restaurantId) lost: \(expected.subtracting(ids).count)")
-            let restaurant = try #require(try await ok(endpoints, "GetRestaurant", ["restaurantId": .string(restaurantId)])["restaurant"])
+            let restaurant = try #require(try await ok(endpoints, .getRestaurant, ["restaurantId": .string(restaurantId)])["restaurant"])
             #expect(restaurant["reviewCount"]?.intValue == reviews.count, "\(moment): reviewCount agrees with the stored reviews")
             let total = reviews.compactMap { $0["rating"]?.intValue }.reduce(0, +)
             let mean = reviews.isEmpty ? 0 : Double(total) / Double(reviews.count)
@@ -150,7 +151,7 @@ import Glibc
         var orderedByItem: [String: Int] = [:]
         var storedOrders: Set<String> = []
         for user in Set(ledger.users.keys) {
-            for order in try await allPages(endpoints, "ListOrders", ["userId": .string(user)], field: "orders") {
+            for order in try await allPages(endpoints, .listOrders, ["userId": .string(user)], field: "orders") {
                 if let id = order["id"]?.stringValue { storedOrders.insert(id) }
                 for line in order["items"]?.arrayValue ?? [] {
                     orderedByItem[line["itemId"]?.stringValue ?? "?", default: 0] += line["quantity"]?.intValue ?? 0
@@ -160,7 +161,7 @@ import Glibc
         let lostOrders = Set(ledger.orders).subtracting(storedOrders)
         #expect(lostOrders.isEmpty, "\(moment): \(lostOrders.count) acknowledged orders lost")
         for (itemId, restaurantId) in ledger.items {
-            let menu = try await ok(endpoints, "GetMenu", ["restaurantId": .string(restaurantId)])
+            let menu = try await ok(endpoints, .getMenu, ["restaurantId": .string(restaurantId)])
             let stock = menu["items"]?.arrayValue?.first { $0["id"]?.stringValue == itemId }?["stock"]?.intValue
             #expect(stock.map { $0 + orderedByItem[itemId, default: 0] } == Self.initialStock, "\(moment): stock of \(itemId) is conserved")
         }
@@ -179,14 +180,14 @@ import Glibc
 
     // MARK: - Calls
 
-    private func ok(_ endpoints: EndpointsFile, _ useCase: String, _ params: JSONValue) async throws -> JSONValue {
-        let reply = try await call(try endpoints.address(useCase), request(id: useCase, params: params))
+    private func ok(_ endpoints: EndpointsFile, _ useCase: UseCaseName, _ params: JSONValue) async throws -> JSONValue {
+        let reply = try await call(try endpoints.address(useCase), request(id: useCase.rawValue, params: params))
         try #require(reply.ok == true, "\(useCase) failed: \(reply)")
         return try #require(reply.result)
     }
 
     /// Every page of a listing, following `nextCursor`.
-    private func allPages(_ endpoints: EndpointsFile, _ useCase: String, _ params: JSONValue, field: String) async throws -> [JSONValue] {
+    private func allPages(_ endpoints: EndpointsFile, _ useCase: UseCaseName, _ params: JSONValue, field: String) async throws -> [JSONValue] {
         var rows: [JSONValue] = []
         var cursor: String?
         repeat {
@@ -203,7 +204,7 @@ import Glibc
     /// One request per params on one pipelined DEALER, at most `window` in flight (the endpoint
     /// answers `overloaded` beyond its in-flight bound, which a growing ledger would reach);
     /// results keyed by the first param's value. A reply that is not ok is recorded as an issue.
-    private func callAll(_ endpoints: EndpointsFile, _ useCase: String, _ paramsList: [JSONValue], window: Int = 256) async throws -> [String: JSONValue] {
+    private func callAll(_ endpoints: EndpointsFile, _ useCase: UseCaseName, _ paramsList: [JSONValue], window: Int = 256) async throws -> [String: JSONValue] {
         let address = try endpoints.address(useCase)
         let replies = try await withClient(.dealer, address, receiveTimeout: 10_000) { client -> [Reply] in
             var replies: [Reply] = []
@@ -295,7 +296,7 @@ private struct Ledger {
 /// One writer's stream of one use case on its own DEALER: keeps a window of requests in
 /// flight until the service stops answering (it was killed).
 private struct WriteStream {
-    let useCase: String
+    let useCase: UseCaseName
     let address: String
     let cycle: Int
     let writer: Int
@@ -329,13 +330,13 @@ private struct WriteStream {
 
     private func parameters(sequence: Int, user: String, id: String) -> JSONValue {
         switch useCase {
-        case "RegisterUser":
+        case .registerUser:
             return ["name": "Crash User", "email": .string("\(id.lowercased())-\(UUID().uuidString.prefix(6))@example.com")]
-        case "SaveFavoriteRestaurant":
+        case .saveFavoriteRestaurant:
             // Sample restaurants r-000001…r-000300; past the cap of 100 the saves are refused.
             let restaurant = String(format: "r-%06d", 1 + (sequence * 7 + writer * 13) % 300)
             return ["userId": .string(user), "restaurantId": .string(restaurant)]
-        case "AddReview":
+        case .addReview:
             return ["userId": .string(user), "restaurantId": .string(setup.restaurantId), "rating": .int(1 + sequence % 5), "text": "crash test"]
         default:
             return [
@@ -347,11 +348,11 @@ private struct WriteStream {
 
     private func record(_ result: JSONValue, params: JSONValue, user: String, into acked: inout Acknowledged) {
         switch useCase {
-        case "RegisterUser":
+        case .registerUser:
             if let id = result["user"]?["id"]?.stringValue, let email = params["email"]?.stringValue { acked.users[id] = email }
-        case "SaveFavoriteRestaurant":
+        case .saveFavoriteRestaurant:
             if let restaurant = params["restaurantId"]?.stringValue { acked.favorites.append(Favorite(user: user, restaurant: restaurant)) }
-        case "AddReview":
+        case .addReview:
             if let id = result["review"]?["id"]?.stringValue { acked.reviews.append(ReviewRef(restaurant: setup.restaurantId, id: id)) }
         default:
             if let id = result["order"]?["id"]?.stringValue { acked.orders.append(id) }

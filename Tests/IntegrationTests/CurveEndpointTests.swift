@@ -2,6 +2,7 @@ import Foundation
 import RestaurantClient
 import Testing
 import SvcdTestSupport
+import WireContract
 import WireJSON
 import WireTestSupport
 import ZeroMQ
@@ -34,7 +35,7 @@ import ZeroMQ
         let child = try SvcdChild.launch(seed: true, arguments: ["--client-keys", keysFile] + arguments)
         do {
             let endpoints = try await child.endpoints()
-            let serverKey = try #require(endpoints.raw["useCaseServerKey"]?.stringValue, "endpoints.json publishes useCaseServerKey")
+            let serverKey = try #require(endpoints.useCaseServerKey, "endpoints.json publishes useCaseServerKey")
             let result = try await body(CurveService(child: child, endpoints: endpoints, serverKey: serverKey, listed: listed, keysFile: keysFile))
             await child.stop()
             return result
@@ -55,8 +56,8 @@ import ZeroMQ
 
     @Test func aListedKeyReachesEveryUseCaseOverCurve() async throws {
         try await withCurveSvcd { service in
-            #expect(service.endpoints.useCaseOrder.count == 22)
-            for useCase in service.endpoints.useCaseOrder {
+            #expect(service.endpoints.useCases.count == 22)
+            for useCase in UseCaseName.allCases {
                 let id = "curve-\(useCase)"
                 let reply = try await call(try service.endpoints.address(useCase), request(id: id, params: [:]), curve: service.client(service.listed))
                 #expect(reply.id == .string(id), "\(useCase): \(reply)")
@@ -68,7 +69,7 @@ import ZeroMQ
     @Test func plaintextUnknownAndRevokedClientsGetNothingAndChangeNothing() async throws {
         try await withCurveSvcd(arguments: ["--http-port", "0"]) { service in
             let httpPort = try service.endpoints.httpPort()
-            let register = try service.endpoints.address("RegisterUser")
+            let register = try service.endpoints.address(.registerUser)
             let email = uniqueEmail("refused")
             let registration = request(id: "refused", params: ["name": "Mallory", "email": .string(email)])
             let plaintext = try await answered(register, registration, curve: nil, within: 1500)
@@ -81,7 +82,7 @@ import ZeroMQ
             let revoked = try ZMQCurveKeyPair.generate()
             try "\(service.listed.publicKey)\n\(revoked.publicKey)\n".write(toFile: service.keysFile, atomically: true, encoding: .utf8)
             let restaurant = request(id: "while-listed", params: ["restaurantId": "r-000001"])
-            let whileListed = try await answered(try service.endpoints.address("GetRestaurant"), restaurant, curve: service.client(revoked), within: 5000)
+            let whileListed = try await answered(try service.endpoints.address(.getRestaurant), restaurant, curve: service.client(revoked), within: 5000)
             #expect(whileListed?.ok == true, "a listed key is served: \(String(describing: whileListed))")
             try "\(service.listed.publicKey)\n".write(toFile: service.keysFile, atomically: true, encoding: .utf8)
             let afterRevocation = try await answered(register, registration, curve: service.client(revoked), within: 1500)
@@ -106,7 +107,7 @@ import ZeroMQ
 
     @Test func aKeyAddedToTheListWorksWithinSecondsWithoutARestart() async throws {
         try await withCurveSvcd { service in
-            let address = try service.endpoints.address("GetRestaurant")
+            let address = try service.endpoints.address(.getRestaurant)
             let newcomer = try ZMQCurveKeyPair.generate()
             let body = request(id: "newcomer", params: ["restaurantId": "r-000002"])
             #expect(try await answered(address, body, curve: service.client(newcomer), within: 1000) == nil)
@@ -153,7 +154,7 @@ import ZeroMQ
 
     @Test func badHandshakesAndGarbageAfterAGoodOneLeaveTheCurveEndpointServing() async throws {
         try await withCurveSvcd { service in
-            let address = try service.endpoints.address("GetMenu")
+            let address = try service.endpoints.address(.getMenu)
             let port = try #require(UInt16(address.split(separator: ":").last ?? ""))
             // Bad handshakes on raw TCP: noise, a plaintext (NULL) greeting, a cut-off greeting.
             var random = SystemRandomNumberGenerator()
@@ -194,7 +195,7 @@ import ZeroMQ
 
         let plaintext = try SvcdChild.launch(seed: false, arguments: ["--host", "0.0.0.0", "--allow-plaintext"])
         let plainEndpoints = try await plaintext.endpoints()
-        #expect(plainEndpoints.raw["useCaseServerKey"] == nil)
+        #expect(plainEndpoints.useCaseServerKey == nil)
         await plaintext.stop()
 
         let keys = try ZMQCurveKeyPair.generate()
@@ -203,8 +204,8 @@ import ZeroMQ
         defer { try? FileManager.default.removeItem(atPath: keysFile) }
         let curve = try SvcdChild.launch(seed: false, arguments: ["--host", "0.0.0.0", "--client-keys", keysFile])
         let curveEndpoints = try await curve.endpoints()
-        #expect(curveEndpoints.raw["useCaseServerKey"]?.stringValue?.utf8.count == 40)
-        #expect(try curveEndpoints.address("GetRestaurant").hasPrefix("tcp://0.0.0.0:"))
+        #expect(curveEndpoints.useCaseServerKey?.utf8.count == 40)
+        #expect(try curveEndpoints.address(.getRestaurant).hasPrefix("tcp://0.0.0.0:"))
         await curve.stop()
     }
 }

@@ -39,7 +39,7 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
         try await withSvcd(seed: true, arguments: ["--http-port", "0"]) { child in
             let endpoints = try await child.endpoints()
             let port = try endpoints.httpPort()
-            let getRestaurant = try endpoints.address("GetRestaurant")
+            let getRestaurant = try endpoints.address(.getRestaurant)
             for index in 0..<3 {
                 let reply = try await call(getRestaurant, request(id: "ok-\(index)", params: ["restaurantId": "r-000001"]))
                 #expect(reply.ok == true, "\(reply)")
@@ -50,7 +50,7 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
             }
             // A write, so the store has committed at least one batch through the endpoints too.
             let registered = try await call(
-                try endpoints.address("RegisterUser"), request(id: "reg", params: ["name": "Metrics", "email": .string(uniqueEmail("metrics"))])
+                try endpoints.address(.registerUser), request(id: "reg", params: ["name": "Metrics", "email": .string(uniqueEmail("metrics"))])
             )
             #expect(registered.ok == true, "\(registered)")
 

@@ -2,6 +2,7 @@ import Foundation
 import RestaurantClient
 import Synchronization
 import Testing
+import WireContract
 import WireJSON
 
 /// Starts one fake instance per `answer` and returns the routers with their addresses.

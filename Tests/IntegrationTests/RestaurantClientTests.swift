@@ -1,8 +1,9 @@
 import Foundation
 import RestaurantClient
+import SvcdTestSupport
 import Synchronization
 import Testing
-import SvcdTestSupport
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -35,8 +36,8 @@ private func expectServiceError<T>(
             let file = try await child.endpoints()
             let client = try RestaurantClient.discover(dataDirectory: child.dataDirectory)
             #expect(client.endpoints.count == 22)
-            for useCase in UseCase.allCases {
-                #expect(client.endpoints[useCase] == file.useCases[useCase.rawValue], "\(useCase)")
+            for useCase in UseCaseName.allCases {
+                #expect(client.endpoints[useCase] == file.useCases[useCase], "\(useCase)")
             }
             let viaFile = try RestaurantClient(endpointsFile: child.dataDirectory + "/endpoints.json")
             #expect(viaFile.endpoints == client.endpoints)

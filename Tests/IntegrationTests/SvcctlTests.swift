@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import SvcdTestSupport
+import WireContract
 import WireJSON
 import WireTestSupport
 import ZeroMQ
@@ -439,7 +440,7 @@ extension SvcctlTests {
             try await withSvcd(seed: true) { child in
                 let endpoints = try await child.endpoints()
                 let dataDirectory = child.dataDirectory
-                let admin = try #require(endpoints.raw["admin"]?.stringValue, "endpoints.json has an admin field")
+                let admin = try #require(endpoints.admin, "endpoints.json has an admin field")
 
                 let status = try await svcctl(["status", "--json", "--data-dir", dataDirectory])
                 #expect(status.status == 0, "\(status)")
@@ -456,9 +457,9 @@ extension SvcctlTests {
                 #expect(listed.status == 0, "\(listed)")
                 let addresses = try json(listed)
                 #expect(addresses["admin"]?.stringValue == admin)
-                #expect(addresses["useCases"]?.objectValue?.keys == endpoints.useCaseOrder)
+                #expect(addresses["useCases"]?.objectValue?.keys == UseCaseName.allCases.map(\.rawValue))
                 let table = try await svcctl(["endpoints", "--data-dir", dataDirectory])
-                #expect(table.stdout.contains(try endpoints.address("GetRestaurant")))
+                #expect(table.stdout.contains(try endpoints.address(.getRestaurant)))
 
                 let statsTable = try await svcctl(["stats", "--data-dir", dataDirectory])
                 #expect(statsTable.status == 0, "\(statsTable)")

@@ -20,7 +20,7 @@ import Glibc
             #expect(second.stderr.contains("in use by another svcd (pid \(first.pid))"), "\(second.stderr)")
             let after = try await first.endpoints()
             #expect(after.pid == before.pid && after.useCases == before.useCases, "the second svcd must not touch endpoints.json")
-            let reply = try await call(try after.address("GetRestaurant"), request(params: ["restaurantId": "r-000001"]))
+            let reply = try await call(try after.address(.getRestaurant), request(params: ["restaurantId": "r-000001"]))
             #expect(reply.code == "not_found", "the first svcd still answers: \(reply)")
             let status = try await runTool(try ExecutableLocator.svcctl(), ["status", "--data-dir", first.dataDirectory], timeout: 15)
             #expect(status.status == 0, "\(status)")
@@ -106,7 +106,7 @@ import Glibc
     @Test func traceLevelLogsEveryAnsweredRequest() async throws {
         try await withSvcd(seed: false, arguments: ["--log-level", "trace"]) { child in
             let endpoints = try await child.endpoints()
-            let reply = try await call(try endpoints.address("GetRestaurant"), request(params: ["restaurantId": "r-404"]))
+            let reply = try await call(try endpoints.address(.getRestaurant), request(params: ["restaurantId": "r-404"]))
             #expect(reply.code == "not_found")
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: .seconds(10))

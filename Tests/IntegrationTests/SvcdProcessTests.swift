@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SvcdTestSupport
+import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -28,7 +29,7 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
     func sigtermDrainsAndExitsZero(_ signal: StopSignal) async throws {
         try await withSvcd(seed: true) { child in
             let endpoints = try await child.endpoints()
-            let address = try endpoints.address("SearchRestaurants")
+            let address = try endpoints.address(.searchRestaurants)
             let count = 40
             // Pipeline heavy searches, and signal svcd once the first answer shows it is busy.
             let replies = try await withClient(.dealer, address) { client in
@@ -53,8 +54,8 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
     @Test func sigtermStopsTakingRequestsOnEveryEndpoint() async throws {
         try await withSvcd(seed: true) { child in
             let endpoints = try await child.endpoints()
-            let search = try endpoints.address("SearchRestaurants")
-            let register = try endpoints.address("RegisterUser")
+            let search = try endpoints.address(.searchRestaurants)
+            let register = try endpoints.address(.registerUser)
             let email = "after-sigterm-\(UUID().uuidString.lowercased())@example.com"
             let outcome = try await onThread { () -> (drainingSeen: Bool, lateWrite: Reply?) in
                 let heavy = try WireClient(.dealer, connectTo: search, receiveTimeout: 50)
@@ -146,16 +147,16 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
     @Test func placeOrderWithDiscountAboveSubtotalIsRefusedNotFatal() async throws {
         try await withSvcd(seed: false) { child in
             let wire = Wire(endpoints: try await child.endpoints())
-            let user = try await wire.ok("RegisterUser", ["name": "Discount Tester", "email": "discount@example.com"])
+            let user = try await wire.ok(.registerUser, ["name": "Discount Tester", "email": "discount@example.com"])
             let userId = try #require(user["user"]?["id"])
-            let restaurant = try await wire.ok("CreateRestaurant", [
+            let restaurant = try await wire.ok(.createRestaurant, [
                 "name": "Discount Diner", "cuisine": "Test", "priceLevel": 1, "address": "1 Way", "latitude": 0, "longitude": 0,
             ])
             let restaurantId = try #require(restaurant["restaurant"]?["id"])
-            let item = try await wire.ok("AddMenuItem", ["restaurantId": restaurantId, "name": "Dish", "priceCents": 2000, "currency": "USD", "stock": 5])
+            let item = try await wire.ok(.addMenuItem, ["restaurantId": restaurantId, "name": "Dish", "priceCents": 2000, "currency": "USD", "stock": 5])
             let itemId = try #require(item["item"]?["id"])
 
-            let address = try wire.endpoints.address("PlaceOrder")
+            let address = try wire.endpoints.address(.placeOrder)
             let body = request(id: "too-much-discount", params: [
                 "userId": userId, "items": [["itemId": itemId, "quantity": 1]], "discountCents": 3000, "deliveryAddress": "2 Way",
             ])
@@ -167,7 +168,7 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
             #expect(refused.code == "invalid_input", "\(refused)")
             #expect(refused.message?.contains("discountCents") == true, "\(refused)")
             #expect(child.isRunning)
-            let placed = try await wire.ok("PlaceOrder", [
+            let placed = try await wire.ok(.placeOrder, [
                 "userId": userId, "items": [["itemId": itemId, "quantity": 1]], "discountCents": 500, "deliveryAddress": "2 Way",
             ])
             #expect(placed["order"]?["taxCents"] == 120, "(2000 − 500) × 0.08 = 120")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SvcdTestSupport
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -48,22 +49,22 @@ private func expectedTax(onTaxable amount: Int) -> Int {
 struct Wire {
     let endpoints: EndpointsFile
 
-    func reply(_ useCase: String, _ params: JSONValue, id: String? = nil) async throws -> Reply {
-        let reply = try await call(try endpoints.address(useCase), request(id: id ?? useCase, params: params))
+    func reply(_ useCase: UseCaseName, _ params: JSONValue, id: String? = nil) async throws -> Reply {
+        let reply = try await call(try endpoints.address(useCase), request(id: id ?? useCase.rawValue, params: params))
         #expect(reply.version == 1, "\(useCase): \(reply)")
-        #expect(reply.id == .string(id ?? useCase), "\(useCase): the id is echoed")
+        #expect(reply.id == .string(id ?? useCase.rawValue), "\(useCase): the id is echoed")
         return reply
     }
 
     /// The result of a call that must succeed.
-    func ok(_ useCase: String, _ params: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+    func ok(_ useCase: UseCaseName, _ params: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
         let reply = try await reply(useCase, params)
         try #require(reply.ok == true, "\(useCase) failed: \(reply)", sourceLocation: sourceLocation)
         return try #require(reply.result, "\(useCase) has no result: \(reply)", sourceLocation: sourceLocation)
     }
 
     /// The error code of a call that must be refused.
-    func refusal(_ useCase: String, _ params: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String? {
+    func refusal(_ useCase: UseCaseName, _ params: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String? {
         let reply = try await reply(useCase, params)
         #expect(reply.ok == false, "\(useCase) should have been refused: \(reply)", sourceLocation: sourceLocation)
         return reply.code
@@ -75,12 +76,12 @@ struct SvcdWireTests {
     @Test func endpointsFileListsUseCasesInContractOrder() async throws {
         let running = try SharedSvcd.running()
         let endpoints = running.endpoints
-        #expect(endpoints.useCaseOrder == contractUseCaseOrder)
-        #expect(endpoints.useCaseOrder.count == 22)
-        #expect(endpoints.pid == Int(running.child.pid), "pid in endpoints.json is the child's pid")
+        #expect(try running.child.endpointsFileUseCaseOrder() == contractUseCaseOrder)
+        #expect(endpoints.useCases.count == 22)
+        #expect(endpoints.pid == running.child.pid, "pid in endpoints.json is the child's pid")
         var ports = Set<Int>()
         for name in contractUseCaseOrder {
-            let address = try endpoints.address(name)
+            let address = try endpoints.address(try #require(UseCaseName(rawValue: name)))
             #expect(address.hasPrefix("tcp://127.0.0.1:"), "\(name): \(address)")
             let port = try #require(Int(address.split(separator: ":").last ?? ""), "\(name): \(address)")
             #expect(port > 0 && port < 65536)
@@ -93,16 +94,16 @@ struct SvcdWireTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: running.child.dataDirectory).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty, "no temporary file is left behind: \(leftovers)")
         // The contract's endpoints.json also names the admin endpoint and its CURVE keys.
-        let admin = try #require(endpoints.raw["admin"]?.stringValue, "endpoints.json has an admin address")
+        let admin = try #require(endpoints.admin, "endpoints.json has an admin address")
         #expect(admin.hasPrefix("tcp://127.0.0.1:"))
-        #expect(endpoints.raw["adminServerKey"]?.stringValue?.utf8.count == 40, "a 40-character Z85 server key")
-        for key in ["adminClientPublicKeyFile", "adminClientSecretKeyFile"] {
-            let path = try #require(endpoints.raw[key]?.stringValue, "endpoints.json has \(key)")
+        #expect(endpoints.adminServerKey?.utf8.count == 40, "a 40-character Z85 server key")
+        for (key, file) in [("adminClientPublicKeyFile", endpoints.adminClientPublicKeyFile), ("adminClientSecretKeyFile", endpoints.adminClientSecretKeyFile)] {
+            let path = try #require(file, "endpoints.json has \(key)")
             #expect(path.hasPrefix("/"), "\(key) is absolute: \(path)")
             let key = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(key.utf8.count == 40, "one 40-character Z85 key in \(path)")
         }
-        let secret = try #require(endpoints.raw["adminClientSecretKeyFile"]?.stringValue)
+        let secret = try #require(endpoints.adminClientSecretKeyFile)
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: secret)[.posixPermissions] as? Int)
         #expect(mode & 0o777 == 0o600, "the secret key file is private to its owner")
     }
@@ -114,7 +115,7 @@ struct SvcdWireTests {
         var called = Set<String>()
 
         // Seeded data.
-        let seeded = try await wire.ok("GetRestaurant", ["restaurantId": "r-000001"])
+        let seeded = try await wire.ok(.getRestaurant, ["restaurantId": "r-000001"])
         called.insert("GetRestaurant")
         #expect(keys(seeded) == ["restaurant"])
         #expect(keys(seeded["restaurant"]) == restaurantKeys, "without userId there is no isFavorite")
@@ -122,7 +123,7 @@ struct SvcdWireTests {
 
         // RegisterUser → user.
         let email = "it-\(tag)@example.com"
-        let registered = try await wire.ok("RegisterUser", ["name": "  Integration Tester  ", "email": .string(email)])
+        let registered = try await wire.ok(.registerUser, ["name": "  Integration Tester  ", "email": .string(email)])
         called.insert("RegisterUser")
         #expect(keys(registered) == ["user"])
         let user = try #require(registered["user"])
@@ -134,10 +135,10 @@ struct SvcdWireTests {
         #expect(isTimestamp(user["joinedAt"]))
         #expect(user["isActive"] == true)
         #expect(user["subscriptionActiveUntil"] == .null)
-        #expect(try await wire.refusal("RegisterUser", ["name": "Dup", "email": .string(email.uppercased())]) == "conflict")
+        #expect(try await wire.refusal(.registerUser, ["name": "Dup", "email": .string(email.uppercased())]) == "conflict")
 
         // GetUserProfile → profile.
-        let profile = try await wire.ok("GetUserProfile", ["userId": .string(userId)])
+        let profile = try await wire.ok(.getUserProfile, ["userId": .string(userId)])
         called.insert("GetUserProfile")
         #expect(keys(profile["profile"]) == profileKeys)
         #expect(profile["profile"]?["membershipTier"] == "bronze")
@@ -145,7 +146,7 @@ struct SvcdWireTests {
         #expect(profile["profile"]?["email"] == .string(email))
 
         // UpdateUserProfile → user.
-        let updated = try await wire.ok("UpdateUserProfile", ["userId": .string(userId), "name": "Integration Renamed"])
+        let updated = try await wire.ok(.updateUserProfile, ["userId": .string(userId), "name": "Integration Renamed"])
         called.insert("UpdateUserProfile")
         #expect(keys(updated["user"]) == userKeys)
         #expect(updated["user"]?["name"] == "Integration Renamed")
@@ -153,19 +154,19 @@ struct SvcdWireTests {
         #expect(updated["user"]?["id"] == .string(userId))
 
         // StartSubscription → user with subscriptionActiveUntil; premium access follows.
-        let subscribed = try await wire.ok("StartSubscription", ["userId": .string(userId), "months": 2])
+        let subscribed = try await wire.ok(.startSubscription, ["userId": .string(userId), "months": 2])
         called.insert("StartSubscription")
         #expect(keys(subscribed["user"]) == userKeys)
         #expect(isTimestamp(subscribed["user"]?["subscriptionActiveUntil"]))
         let until = try #require(subscribed["user"]?["subscriptionActiveUntil"]?.stringValue)
         let joined = try #require(user["joinedAt"]?.stringValue)
         #expect(until > joined, "the subscription ends after the user joined")
-        #expect(try await wire.ok("GetUserProfile", ["userId": .string(userId)])["profile"]?["canAccessPremiumContent"] == true)
+        #expect(try await wire.ok(.getUserProfile, ["userId": .string(userId)])["profile"]?["canAccessPremiumContent"] == true)
 
         // CreateRestaurant → restaurant.
         let restaurantName = "Zq Integration \(tag)"
         let cuisine = "Integrationese\(tag)"
-        let created = try await wire.ok("CreateRestaurant", [
+        let created = try await wire.ok(.createRestaurant, [
             "name": .string(restaurantName), "cuisine": .string(cuisine), "priceLevel": 2, "address": "1 Test Way",
             "latitude": 51.5, "longitude": -0.125, "openingHours": ["Mon-Fri 09:00-17:00"],
         ])
@@ -186,30 +187,30 @@ struct SvcdWireTests {
         #expect(restaurant["openingHours"] == ["Mon-Fri 09:00-17:00"])
 
         // GetRestaurant with userId → isFavorite.
-        let notYet = try await wire.ok("GetRestaurant", ["restaurantId": .string(restaurantId), "userId": .string(userId)])
+        let notYet = try await wire.ok(.getRestaurant, ["restaurantId": .string(restaurantId), "userId": .string(userId)])
         #expect(keys(notYet["restaurant"]) == restaurantKeys.union(["isFavorite"]))
         #expect(notYet["restaurant"]?["isFavorite"] == false)
-        #expect(try await wire.refusal("GetRestaurant", ["restaurantId": "r-999999"]) == "not_found")
+        #expect(try await wire.refusal(.getRestaurant, ["restaurantId": "r-999999"]) == "not_found")
 
         // SaveFavoriteRestaurant / GetFavoriteRestaurants / RemoveFavoriteRestaurant → favoriteCount, restaurants.
-        let saved = try await wire.ok("SaveFavoriteRestaurant", ["userId": .string(userId), "restaurantId": .string(restaurantId)])
+        let saved = try await wire.ok(.saveFavoriteRestaurant, ["userId": .string(userId), "restaurantId": .string(restaurantId)])
         called.insert("SaveFavoriteRestaurant")
         #expect(saved == ["favoriteCount": 1])
-        #expect(try await wire.ok("SaveFavoriteRestaurant", ["userId": .string(userId), "restaurantId": "r-000001"]) == ["favoriteCount": 2])
-        #expect(try await wire.ok("SaveFavoriteRestaurant", ["userId": .string(userId), "restaurantId": "r-000001"]) == ["favoriteCount": 2], "saving again is a no-op")
-        let isFavorite = try await wire.ok("GetRestaurant", ["restaurantId": .string(restaurantId), "userId": .string(userId)])
+        #expect(try await wire.ok(.saveFavoriteRestaurant, ["userId": .string(userId), "restaurantId": "r-000001"]) == ["favoriteCount": 2])
+        #expect(try await wire.ok(.saveFavoriteRestaurant, ["userId": .string(userId), "restaurantId": "r-000001"]) == ["favoriteCount": 2], "saving again is a no-op")
+        let isFavorite = try await wire.ok(.getRestaurant, ["restaurantId": .string(restaurantId), "userId": .string(userId)])
         #expect(isFavorite["restaurant"]?["isFavorite"] == true)
-        let favorites = try await wire.ok("GetFavoriteRestaurants", ["userId": .string(userId)])
+        let favorites = try await wire.ok(.getFavoriteRestaurants, ["userId": .string(userId)])
         called.insert("GetFavoriteRestaurants")
         #expect(keys(favorites) == ["restaurants"])
         #expect(favorites["restaurants"]?.arrayValue?.map { $0["id"]?.stringValue } == ["r-000001", restaurantId], "newest saved first")
         #expect(favorites["restaurants"]?.arrayValue?.allSatisfy { keys($0) == restaurantKeys } == true)
-        let removed = try await wire.ok("RemoveFavoriteRestaurant", ["userId": .string(userId), "restaurantId": "r-000001"])
+        let removed = try await wire.ok(.removeFavoriteRestaurant, ["userId": .string(userId), "restaurantId": "r-000001"])
         called.insert("RemoveFavoriteRestaurant")
         #expect(removed == ["favoriteCount": 1])
 
         // AddReview → review + restaurantRating; GetReviews pages; CalculateRestaurantScore.
-        let firstReview = try await wire.ok("AddReview", ["userId": .string(userId), "restaurantId": .string(restaurantId), "rating": 4, "text": "Nice"])
+        let firstReview = try await wire.ok(.addReview, ["userId": .string(userId), "restaurantId": .string(restaurantId), "rating": 4, "text": "Nice"])
         called.insert("AddReview")
         #expect(keys(firstReview) == ["review", "restaurantRating"])
         #expect(keys(firstReview["review"]) == reviewKeys)
@@ -219,16 +220,16 @@ struct SvcdWireTests {
         #expect(firstReview["review"]?["userId"] == .string(userId))
         #expect(isTimestamp(firstReview["review"]?["createdAt"]))
         #expect(firstReview["restaurantRating"]?.doubleValue == 4)
-        let secondReview = try await wire.ok("AddReview", ["userId": .string(userId), "restaurantId": .string(restaurantId), "rating": 5, "text": ""])
+        let secondReview = try await wire.ok(.addReview, ["userId": .string(userId), "restaurantId": .string(restaurantId), "rating": 5, "text": ""])
         #expect(secondReview["restaurantRating"]?.doubleValue == 4.5)
         let reviewIds = Set([firstReview["review"]?["id"]?.stringValue, secondReview["review"]?["id"]?.stringValue].compactMap { $0 })
         #expect(reviewIds.count == 2)
 
-        let page1 = try await wire.ok("GetReviews", ["restaurantId": .string(restaurantId), "limit": 1])
+        let page1 = try await wire.ok(.getReviews, ["restaurantId": .string(restaurantId), "limit": 1])
         called.insert("GetReviews")
         #expect(keys(page1) == ["reviews", "nextCursor"])
         let cursor = try #require(page1["nextCursor"]?.stringValue, "a full page has a nextCursor")
-        let page2 = try await wire.ok("GetReviews", ["restaurantId": .string(restaurantId), "limit": 1, "cursor": .string(cursor)])
+        let page2 = try await wire.ok(.getReviews, ["restaurantId": .string(restaurantId), "limit": 1, "cursor": .string(cursor)])
         #expect(page2["nextCursor"] == .null, "the last page has no nextCursor")
         let paged = (page1["reviews"]?.arrayValue ?? []) + (page2["reviews"]?.arrayValue ?? [])
         #expect(paged.count == 2)
@@ -238,7 +239,7 @@ struct SvcdWireTests {
             #expect(newer >= older, "reviews are newest first")
         }
 
-        let score = try await wire.ok("CalculateRestaurantScore", ["restaurantId": .string(restaurantId)])
+        let score = try await wire.ok(.calculateRestaurantScore, ["restaurantId": .string(restaurantId)])
         called.insert("CalculateRestaurantScore")
         #expect(keys(score) == ["score"])
         // 4.5 × 0.5 + min(2/100, 1) × 0.25 + min(2/20, 1) × 0.25
@@ -246,31 +247,31 @@ struct SvcdWireTests {
         #expect(abs((score["score"]?.doubleValue ?? -1) - expectedScore) < 1e-9, "score \(String(describing: score["score"]))")
 
         // ListRestaurants and SearchRestaurants.
-        let byCuisine = try await wire.ok("ListRestaurants", ["cuisine": .string(cuisine.lowercased())])
+        let byCuisine = try await wire.ok(.listRestaurants, ["cuisine": .string(cuisine.lowercased())])
         called.insert("ListRestaurants")
         #expect(keys(byCuisine) == ["restaurants", "nextCursor"])
         #expect(byCuisine["restaurants"]?.arrayValue?.map { $0["id"]?.stringValue } == [restaurantId], "cuisine matches case-insensitively")
         #expect(byCuisine["restaurants"]?[0]?["rating"]?.doubleValue == 4.5)
         #expect(byCuisine["nextCursor"] == .null)
-        let top = try await wire.ok("ListRestaurants", ["limit": 3])
+        let top = try await wire.ok(.listRestaurants, ["limit": 3])
         let topRows = try #require(top["restaurants"]?.arrayValue)
         #expect(topRows.count == 3)
         #expect(top["nextCursor"]?.stringValue != nil)
         let ratings = topRows.compactMap { $0["rating"]?.doubleValue }
         #expect(ratings == ratings.sorted(by: >), "sorted by rating descending")
-        let next = try await wire.ok("ListRestaurants", ["limit": 3, "cursor": top["nextCursor"] ?? .null])
+        let next = try await wire.ok(.listRestaurants, ["limit": 3, "cursor": top["nextCursor"] ?? .null])
         let nextIds = Set(next["restaurants"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
         #expect(nextIds.count == 3)
         #expect(nextIds.isDisjoint(with: topRows.compactMap { $0["id"]?.stringValue }), "the next page continues after the first")
 
-        let search = try await wire.ok("SearchRestaurants", ["query": .string("zq integration \(tag)")])
+        let search = try await wire.ok(.searchRestaurants, ["query": .string("zq integration \(tag)")])
         called.insert("SearchRestaurants")
         #expect(keys(search) == ["restaurants"])
         #expect(search["restaurants"]?.arrayValue?.map { $0["id"]?.stringValue } == [restaurantId])
-        #expect(try await wire.refusal("SearchRestaurants", ["query": "   "]) == "invalid_input")
+        #expect(try await wire.refusal(.searchRestaurants, ["query": "   "]) == "invalid_input")
 
         // AddMenuItem / RestockMenuItem / GetMenu → item, items.
-        let dishResult = try await wire.ok("AddMenuItem", ["restaurantId": .string(restaurantId), "name": "Test Dish", "priceCents": 1250, "currency": "USD", "stock": 10])
+        let dishResult = try await wire.ok(.addMenuItem, ["restaurantId": .string(restaurantId), "name": "Test Dish", "priceCents": 1250, "currency": "USD", "stock": 10])
         called.insert("AddMenuItem")
         #expect(keys(dishResult) == ["item"])
         let dish = try #require(dishResult["item"])
@@ -280,16 +281,16 @@ struct SvcdWireTests {
         #expect(dish["priceCents"] == 1250)
         #expect(dish["currency"] == "USD")
         #expect(dish["stock"] == 10)
-        let pie = try await wire.ok("AddMenuItem", ["restaurantId": .string(restaurantId), "name": "Apple Pie", "priceCents": 450, "currency": "USD", "stock": 5])
+        let pie = try await wire.ok(.addMenuItem, ["restaurantId": .string(restaurantId), "name": "Apple Pie", "priceCents": 450, "currency": "USD", "stock": 5])
         let pieId = try #require(pie["item"]?["id"]?.stringValue)
-        let restocked = try await wire.ok("RestockMenuItem", ["itemId": .string(dishId), "quantity": 5])
+        let restocked = try await wire.ok(.restockMenuItem, ["itemId": .string(dishId), "quantity": 5])
         called.insert("RestockMenuItem")
         #expect(keys(restocked["item"]) == itemKeys)
         #expect(restocked["item"]?["stock"] == 15)
 
         // PlaceOrder → order with consistent money.
         let discount = 137
-        let orderResult = try await wire.ok("PlaceOrder", [
+        let orderResult = try await wire.ok(.placeOrder, [
             "userId": .string(userId), "items": [["itemId": .string(dishId), "quantity": 3], ["itemId": .string(pieId), "quantity": 1]],
             "discountCents": .int(discount), "deliveryAddress": "2 Test Way",
         ])
@@ -313,7 +314,7 @@ struct SvcdWireTests {
         #expect(order["userId"] == .string(userId))
         #expect(isTimestamp(order["createdAt"]))
 
-        let menu = try await wire.ok("GetMenu", ["restaurantId": .string(restaurantId)])
+        let menu = try await wire.ok(.getMenu, ["restaurantId": .string(restaurantId)])
         called.insert("GetMenu")
         #expect(keys(menu) == ["items"])
         let menuItems = try #require(menu["items"]?.arrayValue)
@@ -322,18 +323,18 @@ struct SvcdWireTests {
         #expect(menuItems.allSatisfy { keys($0) == itemKeys })
 
         // GetOrder / ListOrders → order, orders.
-        let fetched = try await wire.ok("GetOrder", ["orderId": .string(orderId)])
+        let fetched = try await wire.ok(.getOrder, ["orderId": .string(orderId)])
         called.insert("GetOrder")
         #expect(fetched["order"] == order)
-        #expect(try await wire.refusal("GetOrder", ["orderId": "o-999999"]) == "not_found")
-        let orders = try await wire.ok("ListOrders", ["userId": .string(userId)])
+        #expect(try await wire.refusal(.getOrder, ["orderId": "o-999999"]) == "not_found")
+        let orders = try await wire.ok(.listOrders, ["userId": .string(userId)])
         called.insert("ListOrders")
         #expect(keys(orders) == ["orders", "nextCursor"])
         #expect(orders["orders"] == [order])
         #expect(orders["nextCursor"] == .null)
 
         // LoadFeed → items [{id, title, imageUrl}], newest created first.
-        let feed = try await wire.ok("LoadFeed", ["limit": 5])
+        let feed = try await wire.ok(.loadFeed, ["limit": 5])
         called.insert("LoadFeed")
         #expect(keys(feed) == ["items", "nextCursor"])
         let feedItems = try #require(feed["items"]?.arrayValue)
@@ -344,15 +345,15 @@ struct SvcdWireTests {
         #expect(feed["nextCursor"]?.stringValue != nil)
 
         // DeactivateUser → user; afterwards most use cases refuse the user, order history stays readable.
-        let deactivated = try await wire.ok("DeactivateUser", ["userId": .string(userId)])
+        let deactivated = try await wire.ok(.deactivateUser, ["userId": .string(userId)])
         called.insert("DeactivateUser")
         #expect(keys(deactivated["user"]) == userKeys)
         #expect(deactivated["user"]?["isActive"] == false)
-        #expect(try await wire.refusal("GetUserProfile", ["userId": .string(userId)]) == "unauthorized")
-        #expect(try await wire.refusal("SaveFavoriteRestaurant", ["userId": .string(userId), "restaurantId": "r-000002"]) == "unauthorized")
-        #expect(try await wire.ok("GetOrder", ["orderId": .string(orderId)])["order"]?["id"] == .string(orderId))
-        #expect(try await wire.ok("ListOrders", ["userId": .string(userId)])["orders"]?.arrayValue?.count == 1)
-        #expect(try await wire.ok("DeactivateUser", ["userId": .string(userId)])["user"]?["isActive"] == false, "deactivating again succeeds")
+        #expect(try await wire.refusal(.getUserProfile, ["userId": .string(userId)]) == "unauthorized")
+        #expect(try await wire.refusal(.saveFavoriteRestaurant, ["userId": .string(userId), "restaurantId": "r-000002"]) == "unauthorized")
+        #expect(try await wire.ok(.getOrder, ["orderId": .string(orderId)])["order"]?["id"] == .string(orderId))
+        #expect(try await wire.ok(.listOrders, ["userId": .string(userId)])["orders"]?.arrayValue?.count == 1)
+        #expect(try await wire.ok(.deactivateUser, ["userId": .string(userId)])["user"]?["isActive"] == false, "deactivating again succeeds")
 
         #expect(called == Set(contractUseCaseOrder), "not called: \(Set(contractUseCaseOrder).subtracting(called))")
     }
@@ -360,7 +361,7 @@ struct SvcdWireTests {
     @Test(.enabled("needs python3 with pyzmq") { try await pythonHasZMQ() })
     func pythonClientReadsASeededRestaurant() async throws {
         let running = try SharedSvcd.running()
-        let address = try running.endpoints.address("GetRestaurant")
+        let address = try running.endpoints.address(.getRestaurant)
         let script = """
             import json, sys, zmq
             ctx = zmq.Context()

@@ -20,7 +20,7 @@ extension StressSuite {
             let child = try SvcdChild.launch(seed: true, arguments: ["--client-keys", keysFile], dataDirectory: dataDirectory)
             do {
                 let endpoints = try await child.endpoints()
-                #expect(endpoints.raw["useCaseServerKey"]?.stringValue != nil)
+                #expect(endpoints.useCaseServerKey != nil)
                 let run = try await runTool(svcctl, [
                     "stress", "--data-dir", dataDirectory, "--duration", "3s", "--rate", "300", "--clients", "8", "--json",
                     "--public-key-file", dataDirectory + "/keys/stress.public", "--secret-key-file", dataDirectory + "/keys/stress.secret",

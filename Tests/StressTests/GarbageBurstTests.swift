@@ -1,3 +1,4 @@
+import WireContract
 import Foundation
 import SvcdTestSupport
 import Synchronization
@@ -15,13 +16,13 @@ import Glibc
 /// The use cases in the contract's endpoint order, each with a required (or typed) param that
 /// an array is the wrong type for, so a request carrying `[1, {"a": null}]` there is refused
 /// `invalid_input`.
-private let burstUseCases: [(name: String, typedField: String)] = [
-    ("RegisterUser", "name"), ("GetUserProfile", "userId"), ("UpdateUserProfile", "userId"), ("DeactivateUser", "userId"),
-    ("StartSubscription", "userId"), ("CreateRestaurant", "name"), ("GetRestaurant", "restaurantId"), ("ListRestaurants", "limit"),
-    ("SearchRestaurants", "query"), ("SaveFavoriteRestaurant", "userId"), ("RemoveFavoriteRestaurant", "userId"),
-    ("GetFavoriteRestaurants", "userId"), ("AddReview", "userId"), ("GetReviews", "restaurantId"),
-    ("CalculateRestaurantScore", "restaurantId"), ("AddMenuItem", "restaurantId"), ("RestockMenuItem", "itemId"),
-    ("GetMenu", "restaurantId"), ("PlaceOrder", "items"), ("GetOrder", "orderId"), ("ListOrders", "userId"), ("LoadFeed", "limit"),
+private let burstUseCases: [(name: UseCaseName, typedField: String)] = [
+    (.registerUser, "name"), (.getUserProfile, "userId"), (.updateUserProfile, "userId"), (.deactivateUser, "userId"),
+    (.startSubscription, "userId"), (.createRestaurant, "name"), (.getRestaurant, "restaurantId"), (.listRestaurants, "limit"),
+    (.searchRestaurants, "query"), (.saveFavoriteRestaurant, "userId"), (.removeFavoriteRestaurant, "userId"),
+    (.getFavoriteRestaurants, "userId"), (.addReview, "userId"), (.getReviews, "restaurantId"),
+    (.calculateRestaurantScore, "restaurantId"), (.addMenuItem, "restaurantId"), (.restockMenuItem, "itemId"),
+    (.getMenu, "restaurantId"), (.placeOrder, "items"), (.getOrder, "orderId"), (.listOrders, "userId"), (.loadFeed, "limit"),
 ]
 
 /// The reply a garbage message must get: its error code and echoed id (`nil`: null).
@@ -546,12 +547,12 @@ extension StressSuite {
         @Test func garbageFromManySocketsAtOnceLeavesEveryEndpointAnswering() async throws {
             try await withSvcd(seed: true) { child in
                 let endpoints = try await child.endpoints()
-                #expect(endpoints.useCaseOrder.count == burstUseCases.count)
+                #expect(endpoints.useCases.count == burstUseCases.count)
                 let senders = try (0..<88).map { index in
                     let useCase = burstUseCases[index % burstUseCases.count]
                     // 88 = 4 × 22 senders; with 7 kinds, each endpoint gets 4 different kinds.
                     return GarbageSender(
-                        index: index, kind: GarbageKind.allCases[index % GarbageKind.allCases.count], useCase: useCase.name,
+                        index: index, kind: GarbageKind.allCases[index % GarbageKind.allCases.count], useCase: useCase.name.rawValue,
                         typedField: useCase.typedField, address: try endpoints.address(useCase.name)
                     )
                 }
@@ -578,7 +579,7 @@ extension StressSuite {
 
                 // Afterwards every endpoint serves a valid request.
                 for useCase in burstUseCases {
-                    let reply = try await call(try endpoints.address(useCase.name), validRequest(useCase.name), receiveTimeout: 15_000)
+                    let reply = try await call(try endpoints.address(useCase.name), validRequest(useCase.name.rawValue), receiveTimeout: 15_000)
                     #expect(reply.ok == true && reply.id == "after-burst", "\(useCase.name) after the burst: \(reply)")
                 }
                 #expect(child.isRunning)

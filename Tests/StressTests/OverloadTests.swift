@@ -1,3 +1,4 @@
+import WireContract
 import Foundation
 import SvcdTestSupport
 import Testing
@@ -117,7 +118,7 @@ extension StressSuite {
 private enum OverloadPlan {
     /// A read whose cost per request is high enough (measured about 4.7 ms, ~210 req/s, in a
     /// debug build) that a client on the same two cores can really offer ten times its rate.
-    static let useCase = "SearchRestaurants"
+    static let useCase = UseCaseName.searchRestaurants
     /// "a" matches nearly every sample restaurant; the default limit (50) gives ~18 KB replies.
     static let params: JSONValue = ["query": "a"]
     static let paramsText = #"{"query":"a"}"#
@@ -339,7 +340,7 @@ private func useCaseStatistics(_ svcctl: String, _ child: SvcdChild) async throw
     let outcome = try await runTool(svcctl, ["stats", "--data-dir", child.dataDirectory, "--json"], timeout: 20)
     try #require(outcome.status == 0, "svcctl stats failed (\(String(describing: outcome.status))): \(outcome.stderr)")
     let stats = try #require(try? JSONParser.parse(Array(outcome.stdout.utf8)), "svcctl stats printed no JSON: \(outcome.stdout)")
-    let entry = try #require(stats["useCases"]?[OverloadPlan.useCase], "no \(OverloadPlan.useCase) in \(outcome.stdout)")
+    let entry = try #require(stats["useCases"]?[OverloadPlan.useCase.rawValue], "no \(OverloadPlan.useCase.rawValue) in \(outcome.stdout)")
     return UseCaseCounters(
         requests: try #require(entry["requests"]?.intValue),
         overloaded: entry["errors"]?["overloaded"]?.intValue ?? 0,

@@ -1,6 +1,7 @@
 import Foundation
 import SvcdTestSupport
 import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -36,18 +37,18 @@ extension StressSuite {
             // Per instance: a writer of orders, one of reviews and one of registrations, every
             // write with its own key, each moving to the next instance when its own is lost; and
             // a reader that stays, to time the instance's answers.
-            let writes = ["PlaceOrder", "AddReview", "RegisterUser"]
+            let writes: [UseCaseName] = [.placeOrder, .addReview, .registerUser]
             var clients: [ClusterLoad.Client] = []
             for instance in cluster.indices {
                 for useCase in writes {
                     clients.append(ClusterLoad.Client(instance: instance, failsOver: true) { sequence in
-                        let key = "kill-\(run)-\(instance)-\(useCase)-\(sequence)"
+                        let key = "kill-\(run)-\(instance)-\(useCase.rawValue)-\(sequence)"
                         switch useCase {
-                        case "PlaceOrder":
+                        case .placeOrder:
                             return ClusterLoad.Request(useCase, [
                                 "userId": .string(user), "items": [["itemId": .string(item), "quantity": 1]], "deliveryAddress": "9 Kill St",
                             ], idempotencyKey: key)
-                        case "AddReview":
+                        case .addReview:
                             return ClusterLoad.Request(useCase, [
                                 "userId": .string(user), "restaurantId": .string(restaurant), "rating": .int(1 + sequence % 5), "text": "kill",
                             ], idempotencyKey: key)
@@ -57,7 +58,7 @@ extension StressSuite {
                     })
                 }
                 clients.append(ClusterLoad.Client(instance: instance) { _ in
-                    ClusterLoad.Request("GetRestaurant", ["restaurantId": .string(restaurant)])
+                    ClusterLoad.Request(.getRestaurant, ["restaurantId": .string(restaurant)])
                 })
             }
             // A survivor's reply later than this counts as none (and fails the gap bound anyway).
@@ -112,23 +113,23 @@ extension StressSuite {
             #expect(writeFinals.allSatisfy { $0.ok }, "writes: \(ReplyTally(writeFinals.compactMap(\.reply)))")
 
             // Exactly the acknowledged writes are stored, once each: nothing lost, nothing doubled.
-            func ids(_ useCase: String, _ path: (JSONValue) -> JSONValue?) -> (requests: Int, ids: Set<String>) {
+            func ids(_ useCase: UseCaseName, _ path: (JSONValue) -> JSONValue?) -> (requests: Int, ids: Set<String>) {
                 let answered = writeFinals.filter { $0.request.useCase == useCase }
                 return (answered.count, Set(answered.compactMap { $0.reply?.result.flatMap(path)?.stringValue }))
             }
-            let orders = ids("PlaceOrder") { $0["order"]?["id"] }
-            let reviews = ids("AddReview") { $0["review"]?["id"] }
-            let users = ids("RegisterUser") { $0["user"]?["id"] }
+            let orders = ids(.placeOrder) { $0["order"]?["id"] }
+            let reviews = ids(.addReview) { $0["review"]?["id"] }
+            let users = ids(.registerUser) { $0["user"]?["id"] }
             #expect(orders.ids.count == orders.requests && reviews.ids.count == reviews.requests && users.ids.count == users.requests,
                     "one stored write per request")
             let reader = survivors[0], other = survivors[1]
-            let listedOrders = Set(try await allPages(cluster, "ListOrders", on: reader, [("userId", .string(user))], field: "orders")
+            let listedOrders = Set(try await allPages(cluster, .listOrders, on: reader, [("userId", .string(user))], field: "orders")
                 .compactMap { $0["id"]?.stringValue })
             #expect(listedOrders == orders.ids, "orders lost: \(orders.ids.subtracting(listedOrders).count), not acknowledged: \(listedOrders.subtracting(orders.ids).count)")
-            let listedReviews = Set(try await allPages(cluster, "GetReviews", on: other, [("restaurantId", .string(restaurant))], field: "reviews")
+            let listedReviews = Set(try await allPages(cluster, .getReviews, on: other, [("restaurantId", .string(restaurant))], field: "reviews")
                 .compactMap { $0["id"]?.stringValue })
             #expect(listedReviews == reviews.ids, "reviews lost: \(reviews.ids.subtracting(listedReviews).count), not acknowledged: \(listedReviews.subtracting(reviews.ids).count)")
-            let profiles = try await ClusterRace.run(cluster, "GetUserProfile", users.ids.sorted().map { ["userId": .string($0)] }, clients: 4, on: survivors)
+            let profiles = try await ClusterRace.run(cluster, .getUserProfile, users.ids.sorted().map { ["userId": .string($0)] }, clients: 4, on: survivors)
             #expect(profiles.counts == ReplyTally(ok: users.ids.count), "registered users found through the survivors: \(profiles.summary)")
             #expect(try await database.integer("SELECT count(*) FROM users WHERE email LIKE 'kill-\(run)-%'") == users.ids.count)
             #expect(try await cluster.stock(of: item, in: restaurant, on: other) == initialStock - orders.ids.count)

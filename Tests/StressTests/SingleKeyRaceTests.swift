@@ -1,6 +1,7 @@
 import Foundation
 import SvcdTestSupport
 import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -12,12 +13,12 @@ extension StressSuite {
         private var endpoints: EndpointsFile { get throws { try SharedSvcd.running().endpoints } }
 
         private func newUser(_ tag: String) async throws -> String {
-            let result = try await succeed(try endpoints.address("RegisterUser"), ["name": "Racer", "email": .string(uniqueEmail(tag))])
+            let result = try await succeed(try endpoints.address(.registerUser), ["name": "Racer", "email": .string(uniqueEmail(tag))])
             return try #require(result["user"]?["id"]?.stringValue)
         }
 
         private func newRestaurant(_ name: String) async throws -> String {
-            let result = try await succeed(try endpoints.address("CreateRestaurant"), [
+            let result = try await succeed(try endpoints.address(.createRestaurant), [
                 "name": .string(name), "cuisine": "Race", "priceLevel": 2, "address": "1 Race Way", "latitude": 10.5, "longitude": 20.5,
             ])
             return try #require(result["restaurant"]?["id"]?.stringValue)
@@ -26,7 +27,7 @@ extension StressSuite {
         /// A new item with `stock` on the menu of a new restaurant.
         private func newItem(stock: Int, priceCents: Int = 1500) async throws -> (item: String, restaurant: String) {
             let restaurant = try await newRestaurant("Race Kitchen \(UUID().uuidString.prefix(8))")
-            let result = try await succeed(try endpoints.address("AddMenuItem"), [
+            let result = try await succeed(try endpoints.address(.addMenuItem), [
                 "restaurantId": .string(restaurant), "name": "Contested dish", "priceCents": .int(priceCents), "currency": "USD", "stock": .int(stock),
             ])
             return (try #require(result["item"]?["id"]?.stringValue), restaurant)
@@ -34,7 +35,7 @@ extension StressSuite {
 
         /// The item's stock as GetMenu shows it.
         private func stock(of item: String, in restaurant: String) async throws -> Int {
-            let menu = try await succeed(try endpoints.address("GetMenu"), ["restaurantId": .string(restaurant)])
+            let menu = try await succeed(try endpoints.address(.getMenu), ["restaurantId": .string(restaurant)])
             let entry = try #require(menu["items"]?.arrayValue?.first { $0["id"]?.stringValue == item })
             return try #require(entry["stock"]?.intValue)
         }
@@ -48,7 +49,7 @@ extension StressSuite {
             var picks = all + (0..<restaurants / 4).map { _ in all[Int(generator.next() % UInt64(all.count))] }
             picks.shuffle(using: &generator)
             let replies = try await race(
-                try endpoints.address("SaveFavoriteRestaurant"),
+                try endpoints.address(.saveFavoriteRestaurant),
                 picks.map { ["userId": .string(user), "restaurantId": .string($0)] }, clients: clients)
             let saved = Set(zip(picks, replies).filter { $0.1.ok == true }.map(\.0))
             let refused = replies.filter { $0.code == "business_rule" }.count
@@ -58,7 +59,7 @@ extension StressSuite {
             for reply in replies where reply.ok == true {
                 #expect((reply.result?["favoriteCount"]?.intValue ?? 101) <= 100)
             }
-            let favorites = try await succeed(try endpoints.address("GetFavoriteRestaurants"), ["userId": .string(user)])
+            let favorites = try await succeed(try endpoints.address(.getFavoriteRestaurants), ["userId": .string(user)])
             let listed = Set((favorites["restaurants"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
             #expect(listed == saved, "the stored favourites are exactly the acknowledged saves")
         }
@@ -68,7 +69,7 @@ extension StressSuite {
             let (item, restaurant) = try await newItem(stock: stock)
             let user = try await newUser("stock-race")
             let replies = try await race(
-                try endpoints.address("PlaceOrder"),
+                try endpoints.address(.placeOrder),
                 (0..<orders).map { _ in
                     ["userId": .string(user), "items": [["itemId": .string(item), "quantity": 1]], "deliveryAddress": "1 Race Way"]
                 }, clients: clients)
@@ -84,10 +85,10 @@ extension StressSuite {
                 let mixed = String(email.map { generator.next() % 2 == 0 ? Character($0.uppercased()) : $0 })
                 return ["name": .string("Contender \(index)"), "email": .string(mixed)]
             }
-            let replies = try await race(try endpoints.address("RegisterUser"), variants, clients: clients)
+            let replies = try await race(try endpoints.address(.registerUser), variants, clients: clients)
             #expect(ReplyCounts(replies) == ReplyCounts(ok: 1, codes: ["conflict": contenders - 1]))
             let winner = try #require(replies.first { $0.ok == true }?.result?["user"]?["id"]?.stringValue)
-            let profile = try await succeed(try endpoints.address("GetUserProfile"), ["userId": .string(winner)])
+            let profile = try await succeed(try endpoints.address(.getUserProfile), ["userId": .string(winner)])
             #expect(profile["profile"]?["email"]?.stringValue?.lowercased() == email)
         }
 
@@ -98,11 +99,11 @@ extension StressSuite {
             var generator = SeededGenerator(seed: seed)
             let ratings = (0..<reviews).map { _ in 1 + Int(generator.next() % 5) }
             let replies = try await race(
-                try endpoints.address("AddReview"),
+                try endpoints.address(.addReview),
                 ratings.map { ["userId": .string(user), "restaurantId": .string(restaurant), "rating": .int($0), "text": "race"] },
                 clients: clients)
             #expect(ReplyCounts(replies) == ReplyCounts(ok: reviews))
-            let stored = try await succeed(try endpoints.address("GetRestaurant"), ["restaurantId": .string(restaurant)])
+            let stored = try await succeed(try endpoints.address(.getRestaurant), ["restaurantId": .string(restaurant)])
             #expect(stored["restaurant"]?["reviewCount"]?.intValue == reviews)
             let mean = Double(ratings.reduce(0, +)) / Double(reviews)
             let rating = try #require(stored["restaurant"]?["rating"]?.doubleValue)
@@ -129,8 +130,8 @@ extension StressSuite {
             // to send the mutable `mixed` into them ("sending 'mixed' risks causing data races").
             let restockParams = mixed.filter(\.isRestock).map(\.params)
             let orderParams = mixed.filter { !$0.isRestock }.map(\.params)
-            async let restockReplies = race(try endpoints.address("RestockMenuItem"), restockParams, clients: 16)
-            async let orderReplies = race(try endpoints.address("PlaceOrder"), orderParams, clients: 32)
+            async let restockReplies = race(try endpoints.address(.restockMenuItem), restockParams, clients: 16)
+            async let orderReplies = race(try endpoints.address(.placeOrder), orderParams, clients: 32)
             let (restocked, ordered) = try await (restockReplies, orderReplies)
             #expect(restocked.allSatisfy { $0.ok == true }, "\(ReplyCounts(restocked))")
             #expect(ordered.allSatisfy { $0.ok == true || $0.code == "business_rule" }, "\(ReplyCounts(ordered))")

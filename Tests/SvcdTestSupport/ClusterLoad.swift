@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -30,11 +31,11 @@ public final class ClusterLoad: Sendable {
 
     /// A request a client sends.
     public struct Request: Sendable {
-        public let useCase: String
+        public let useCase: UseCaseName
         public let params: JSONValue
         public let idempotencyKey: String?
 
-        public init(_ useCase: String, _ params: JSONValue, idempotencyKey: String? = nil) {
+        public init(_ useCase: UseCaseName, _ params: JSONValue, idempotencyKey: String? = nil) {
             self.useCase = useCase
             self.params = params
             self.idempotencyKey = idempotencyKey
@@ -104,7 +105,7 @@ public final class ClusterLoad: Sendable {
     }
 
     /// One client's loop, on its own thread.
-    private func drive(_ client: Client, index: Int, addresses: [[String: String]], timeout: Int32) throws {
+    private func drive(_ client: Client, index: Int, addresses: [[UseCaseName: String]], timeout: Int32) throws {
         let clock = ContinuousClock()
         var instance = client.instance
         var connections: [String: WireClient] = [:]

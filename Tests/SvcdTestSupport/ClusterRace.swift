@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -24,7 +25,7 @@ public struct ClusterRace: Sendable {
     /// from `clients` clients and returns once every request has a final reply (a request
     /// without one after `timeoutMilliseconds` of silence fails the test).
     public static func run(
-        _ cluster: SvcdCluster, _ useCase: String, _ params: [JSONValue], clients: Int, on instances: [Int]? = nil,
+        _ cluster: SvcdCluster, _ useCase: UseCaseName, _ params: [JSONValue], clients: Int, on instances: [Int]? = nil,
         timeoutMilliseconds: Int32 = 30_000, maxResends: Int = 50
     ) async throws -> ClusterRace {
         let targets = instances ?? Array(cluster.indices)

@@ -1,4 +1,5 @@
 import Foundation
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -7,13 +8,13 @@ import WireTestSupport
 /// ``withClusterSession(_:receiveTimeout:_:)``), so blocking on a reply never occupies the
 /// cooperative pool.
 public final class ClusterSession {
-    private let addresses: [[String: String]]
+    private let addresses: [[UseCaseName: String]]
     private let receiveTimeout: Int32
     private var connections: [String: WireClient] = [:]
     private var sequence = 0
 
     /// A session over `addresses` (per instance, use case → address).
-    public init(addresses: [[String: String]], receiveTimeout milliseconds: Int32) {
+    public init(addresses: [[UseCaseName: String]], receiveTimeout milliseconds: Int32) {
         self.addresses = addresses
         receiveTimeout = milliseconds
     }
@@ -21,7 +22,7 @@ public final class ClusterSession {
     /// Sends one request to `useCase` on instance `instance` and waits for its reply; `nil` when
     /// none came within the receive timeout (the connection is then dropped, so a late reply
     /// cannot be taken for the next request's).
-    public func call(_ useCase: String, on instance: Int, _ params: JSONValue, idempotencyKey: String? = nil) throws -> Reply? {
+    public func call(_ useCase: UseCaseName, on instance: Int, _ params: JSONValue, idempotencyKey: String? = nil) throws -> Reply? {
         let connection = try self.connection(useCase, instance)
         sequence += 1
         let id = "s\(sequence)"
@@ -33,7 +34,7 @@ public final class ClusterSession {
         return nil
     }
 
-    private func connection(_ useCase: String, _ instance: Int) throws -> WireClient {
+    private func connection(_ useCase: UseCaseName, _ instance: Int) throws -> WireClient {
         let name = "\(useCase)@\(instance)"
         if let open = connections[name] { return open }
         guard let address = addresses[instance][useCase] else { throw NoSuchUseCase(useCase: useCase, instance: instance) }
@@ -50,7 +51,7 @@ public final class ClusterSession {
 
     /// The instance has no endpoint of that name.
     public struct NoSuchUseCase: Error, CustomStringConvertible {
-        public let useCase: String
+        public let useCase: UseCaseName
         public let instance: Int
         public var description: String { "instance \(instance) has no endpoint \(useCase)" }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import WireContract
 import WireTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -53,8 +54,8 @@ extension EndpointsFile {
     /// The port of the monitoring listener svcd published as `http` (started with
     /// `--http-port 0`, so no port is guessed and raced for).
     public func httpPort() throws -> Int {
-        guard let url = raw["http"]?.stringValue, let port = url.split(separator: ":").last.flatMap({ Int($0) }) else {
-            throw ChildFailure("endpoints.json has no http address: \(raw)")
+        guard let url = http, let port = url.split(separator: ":").last.flatMap({ Int($0) }) else {
+            throw ChildFailure("endpoints.json has no http address: \(self)")
         }
         return port
     }

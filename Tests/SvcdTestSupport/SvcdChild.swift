@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -64,20 +65,10 @@ public enum ExecutableLocator {
     }
 }
 
-/// `endpoints.json` as svcd wrote it, with the use cases in file order.
-public struct EndpointsFile: Sendable {
-    /// svcd's process id.
-    public let pid: Int
-    /// Use-case names in file order.
-    public let useCaseOrder: [String]
-    /// Use-case name → address.
-    public let useCases: [String: String]
-    /// The whole file.
-    public let raw: JSONValue
-
+extension EndpointsFile {
     /// The address of `useCase`, or a test failure.
-    public func address(_ useCase: String) throws -> String {
-        try #require(useCases[useCase], "endpoints.json has no address for \(useCase)")
+    public func address(_ useCase: UseCaseName) throws -> String {
+        try #require(useCases[useCase], "endpoints.json has no address for \(useCase.rawValue)")
     }
 }
 
@@ -148,14 +139,10 @@ public final class SvcdChild: Sendable {
     /// Waits (polling, with a deadline) for this child's `endpoints.json` (a file left by a
     /// killed predecessor names another pid) and parses it. Fails early if the child exits first.
     public func endpoints(timeout seconds: Double = 30) async throws -> EndpointsFile {
-        let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("endpoints.json").path
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
-        func writtenByThisChild() -> Bool {
-            guard let data = FileManager.default.contents(atPath: path), let value = try? JSONParser.parse(Array(data)) else { return false }
-            return value["pid"]?.intValue == Int(self.pid)
-        }
-        while !writtenByThisChild() {
+        while true {
+            if let file = try? EndpointsFile.read(from: dataDirectory), file.pid == self.pid { return file }
             if !isRunning {
                 throw ChildFailure("svcd ended (\(process.ended.map { "\($0)" } ?? "?")) before writing endpoints.json; stderr:\n\(stderrText)")
             }
@@ -164,18 +151,14 @@ public final class SvcdChild: Sendable {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let value = try JSONParser.parse(Array(data))
-        let pid = try #require(value["pid"]?.intValue, "endpoints.json has no integer pid")
-        let useCases = try #require(value["useCases"]?.objectValue, "endpoints.json has no useCases object")
-        var order: [String] = []
-        var map: [String: String] = [:]
-        for member in useCases {
-            order.append(member.key)
-            let address = try #require(member.value.stringValue, "address of \(member.key) is not a string")
-            map[member.key] = address
-        }
-        return EndpointsFile(pid: pid, useCaseOrder: order, useCases: map, raw: value)
+    }
+
+    /// The use-case names of this child's `endpoints.json` in the order the file lists them
+    /// (``EndpointsFile`` keeps them by name, not in file order).
+    public func endpointsFileUseCaseOrder() throws -> [String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: EndpointsFile.path(in: dataDirectory)))
+        let useCases = try #require(try JSONParser.parse(Array(data))["useCases"]?.objectValue, "endpoints.json has no useCases object")
+        return useCases.keys
     }
 
     /// Sends a signal to the child.

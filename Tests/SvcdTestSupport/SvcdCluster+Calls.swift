@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -7,7 +8,7 @@ extension SvcdCluster {
     /// One request to `useCase` on instance `instance` over a fresh REQ socket, with `key` as
     /// its idempotency key if given; fails when no reply comes within `timeout` ms.
     public func send(
-        _ useCase: String, on instance: Int, _ params: JSONValue, idempotencyKey key: String? = nil, id: String = "t",
+        _ useCase: UseCaseName, on instance: Int, _ params: JSONValue, idempotencyKey key: String? = nil, id: String = "t",
         timeout: Int32 = 20_000
     ) async throws -> Reply {
         let body = request(id: id, params: params, extra: key.map { [("idempotencyKey", .string($0))] } ?? [])
@@ -17,7 +18,7 @@ extension SvcdCluster {
     /// A request that must succeed; returns its `result`.
     @discardableResult
     public func succeed(
-        _ useCase: String, on instance: Int, _ params: JSONValue, idempotencyKey key: String? = nil,
+        _ useCase: UseCaseName, on instance: Int, _ params: JSONValue, idempotencyKey key: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> JSONValue {
         let reply = try await send(useCase, on: instance, params, idempotencyKey: key)
@@ -27,13 +28,13 @@ extension SvcdCluster {
 
     /// Registers a user with a unique e-mail address on `instance`; returns its id.
     public func newUser(on instance: Int = 0, _ tag: String) async throws -> String {
-        let result = try await succeed("RegisterUser", on: instance, ["name": .string("User \(tag)"), "email": .string(uniqueEmail(tag))])
+        let result = try await succeed(.registerUser, on: instance, ["name": .string("User \(tag)"), "email": .string(uniqueEmail(tag))])
         return try #require(result["user"]?["id"]?.stringValue)
     }
 
     /// Creates a valid restaurant on `instance`; returns its id.
     public func newRestaurant(on instance: Int = 0, _ name: String) async throws -> String {
-        let result = try await succeed("CreateRestaurant", on: instance, [
+        let result = try await succeed(.createRestaurant, on: instance, [
             "name": .string(name), "cuisine": "Cluster", "priceLevel": 2, "address": "1 Cluster Way", "latitude": 10.5, "longitude": 20.5,
         ])
         return try #require(result["restaurant"]?["id"]?.stringValue)
@@ -42,7 +43,7 @@ extension SvcdCluster {
     /// Adds an item priced `priceCents` USD with `stock` to `restaurant`'s menu on `instance`;
     /// returns its id.
     public func newItem(on instance: Int = 0, in restaurant: String, stock: Int, priceCents: Int = 1500) async throws -> String {
-        let result = try await succeed("AddMenuItem", on: instance, [
+        let result = try await succeed(.addMenuItem, on: instance, [
             "restaurantId": .string(restaurant), "name": .string("Dish \(UUID().uuidString.prefix(6))"), "priceCents": .int(priceCents),
             "currency": "USD", "stock": .int(stock),
         ])
@@ -51,7 +52,7 @@ extension SvcdCluster {
 
     /// `item`'s stock as GetMenu of `restaurant` on `instance` shows it.
     public func stock(of item: String, in restaurant: String, on instance: Int = 0) async throws -> Int {
-        let menu = try await succeed("GetMenu", on: instance, ["restaurantId": .string(restaurant)])
+        let menu = try await succeed(.getMenu, on: instance, ["restaurantId": .string(restaurant)])
         let entry = try #require(menu["items"]?.arrayValue?.first { $0["id"]?.stringValue == item }, "item \(item) is not on the menu")
         return try #require(entry["stock"]?.intValue)
     }
@@ -66,7 +67,7 @@ extension SvcdCluster {
 
 /// Every page of a listing of `useCase` on `instance`, following `nextCursor`; `field` names
 /// the array in each page.
-public func allPages(_ cluster: SvcdCluster, _ useCase: String, on instance: Int, _ params: [(String, JSONValue)], field: String) async throws -> [JSONValue] {
+public func allPages(_ cluster: SvcdCluster, _ useCase: UseCaseName, on instance: Int, _ params: [(String, JSONValue)], field: String) async throws -> [JSONValue] {
     var rows: [JSONValue] = []
     var cursor: String?
     repeat {

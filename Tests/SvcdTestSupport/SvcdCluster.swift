@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WireContract
 import WireJSON
 
 #if canImport(Glibc)
@@ -95,7 +96,7 @@ public final class SvcdCluster: Sendable {
     }
 
     /// The address of `useCase` on instance `index`.
-    public func address(_ useCase: String, on index: Int) throws -> String {
+    public func address(_ useCase: UseCaseName, on index: Int) throws -> String {
         try endpoints(index).address(useCase)
     }
 

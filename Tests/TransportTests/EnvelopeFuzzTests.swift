@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Persistence
 import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 @testable import Transport

@@ -1,5 +1,6 @@
 import Testing
 import Transport
+import WireContract
 import WireJSON
 import WireTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import ServiceApp
 import Testing
 import Transport
+import WireContract
 import WireJSON
 import WireTestSupport
 

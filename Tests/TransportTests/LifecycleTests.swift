@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Transport
+import WireContract
 import WireJSON
 import WireTestSupport
 

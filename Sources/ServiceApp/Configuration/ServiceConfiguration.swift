@@ -1,6 +1,7 @@
 import Domain
 import Persistence
 import Transport
+import WireContract
 
 /// Everything `buildService(configuration:)` needs; every field has the contract's default.
 /// Parsing flags and environment variables lives in `svcd`, not here.

@@ -1,5 +1,6 @@
 import Persistence
 import Transport
+import WireContract
 
 /// The store a running service is built on, as start-up, the admin operations and shutdown see
 /// it: its kind, whether it answers, how to back it up and how to close it.

@@ -101,14 +101,20 @@ public final class AdminEndpoint: Service, Sendable {
 extension WireReply {
     /// An admin success reply: `{"v":1,"id":…,"ok":true,"result":…}`.
     static func adminSuccess(id: String?, result: JSONValue) -> [UInt8] {
-        JSONValue.object(JSONObject([("v", 1), ("id", id.map(JSONValue.string) ?? .null), ("ok", true), ("result", result)])).encoded()
+        success(id: id, result: AdminResult(value: result))
     }
 
     /// An admin failure reply with the contract's error object.
     static func adminFailure(id: String?, error: WireError) -> [UInt8] {
-        JSONValue.object(JSONObject([
-            ("v", 1), ("id", id.map(JSONValue.string) ?? .null), ("ok", false),
-            ("error", .object(JSONObject([("code", .string(error.code.rawValue)), ("message", .string(error.message))]))),
-        ])).encoded()
+        failure(id: id, error: error)
+    }
+}
+
+/// An admin operation's result, written as the JSON value it is.
+private struct AdminResult: WireEncodable {
+    let value: JSONValue
+
+    consuming func write(to writer: inout JSONWriter) {
+        writer.value(value)
     }
 }

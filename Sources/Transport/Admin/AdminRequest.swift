@@ -1,9 +1,10 @@
+import WireContract
 import WireJSON
 
 /// One admin request: `{"v":1,"id":"…","op":"<op>","params":{…}}`.
 public struct AdminRequest: Sendable {
-    /// The operation, e.g. `status`.
-    public let op: String
+    /// The operation.
+    public let op: AdminOperation
     /// Its parameters (`{}` when absent).
     public let params: JSONObject
     /// The caller's correlation id.
@@ -17,15 +18,15 @@ public struct AdminRequest: Sendable {
             do throws(WireRequest.Rejection) { return .success(try WireRequest.decodeEnvelope(bytes)) } catch { return .failure(error) }
         }
         let (request, members) = try decoded.get()
-        guard let op = members["op"]?.stringValue, !op.isEmpty else {
+        let key = WireEnvelope.Key.op.name
+        guard let name = members[key]?.stringValue, !name.isEmpty else {
             throw WireRequest.Rejection(
-                id: request.id,
-                error: WireError(.invalidInput, "op is missing or not a string (one of: \(AdminRequest.operations.joined(separator: ", ")))")
+                id: request.id, error: WireError(.invalidInput, "\(key) is missing or not a string (one of: \(AdminOperation.namesList))")
             )
         }
-        return AdminRequest(op: op, params: members["params"]?.objectValue ?? JSONObject(), id: request.id)
+        guard let op = AdminOperation(rawValue: name) else {
+            throw WireRequest.Rejection(id: request.id, error: WireError(.invalidInput, "\(key) \(name) is not one of: \(AdminOperation.namesList)"))
+        }
+        return AdminRequest(op: op, params: members[WireEnvelope.Key.params.name]?.objectValue ?? JSONObject(), id: request.id)
     }
-
-    /// The operations of the contract.
-    public static let operations = ["status", "endpoints", "stats", "health", "drain", "resume", "shutdown", "backup", "setLogLevel"]
 }

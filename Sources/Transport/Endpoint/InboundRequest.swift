@@ -1,3 +1,4 @@
+import WireContract
 /// The routing frames of a message up to and including the empty delimiter, to address the
 /// reply: the routing id the ROUTER prepended, any further routing frames, then the delimiter
 /// (implied, not stored). Kept without an array of frames so that the common envelope (a DEALER

@@ -1,5 +1,6 @@
 import Logging
 import Synchronization
+import WireContract
 import ZeroMQ
 
 /// The body of an endpoint's dedicated thread. It owns the ROUTER socket for the socket's whole

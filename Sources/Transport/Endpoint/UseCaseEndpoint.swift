@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import ServiceLifecycle
+import WireContract
 import ZeroMQ
 
 /// One use case behind its own ZeroMQ ROUTER endpoint: a dedicated thread owns the socket, a

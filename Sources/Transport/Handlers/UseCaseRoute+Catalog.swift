@@ -1,4 +1,5 @@
 import Domain
+import WireContract
 
 extension UseCaseRoute {
     /// The route of every use case of `catalog`, in endpoint order. This is the wire mapping of

@@ -1,4 +1,5 @@
 import Domain
+import WireContract
 
 /// One use case as the transport hosts it: its name and a handler that reads the wire params,
 /// runs the use case and returns the result to encode. A write's handler is also given the

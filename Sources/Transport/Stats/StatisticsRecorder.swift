@@ -1,6 +1,7 @@
 import Histogram
 import Metrics
 import Synchronization
+import WireContract
 
 /// The statistics of one endpoint: written by its socket thread as replies are queued (one lock
 /// per batch of replies, or per reply the thread answers itself), read from any thread.

@@ -1,4 +1,5 @@
 import Domain
+import WireContract
 import WireJSON
 
 extension IdempotencyClaim {

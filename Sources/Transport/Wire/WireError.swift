@@ -1,4 +1,5 @@
 import Domain
+import WireContract
 
 /// An error reply: a wire code and a plain-words message.
 public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import WireContract
 import WireJSON
 
 /// Encodes reply bodies of wire protocol v1.
@@ -14,7 +15,7 @@ public enum WireReply {
         writer.reset()
         writer.beginObject()
         writeHeader(id: id, ok: true, into: &writer)
-        writer.key(literal: "result")
+        writer.key(literal: WireEnvelope.Key.result.literal)
         result.write(to: &writer)
         writer.endObject()
         return writer.bytes
@@ -32,11 +33,11 @@ public enum WireReply {
         writer.reset()
         writer.beginObject()
         writeHeader(id: id, ok: false, into: &writer)
-        writer.key(literal: "error")
+        writer.key(literal: WireEnvelope.Key.error.literal)
         writer.beginObject()
-        writer.key(literal: "code")
+        writer.key(literal: WireEnvelope.Key.code.literal)
         writer.string(error.code.rawValue)
-        writer.key(literal: "message")
+        writer.key(literal: WireEnvelope.Key.message.literal)
         writer.string(error.message)
         writer.endObject()
         writer.endObject()
@@ -44,11 +45,11 @@ public enum WireReply {
     }
 
     private static func writeHeader(id: String?, ok: Bool, into writer: inout JSONWriter) {
-        writer.key(literal: "v")
-        writer.int(1)
-        writer.key(literal: "id")
+        writer.key(literal: WireEnvelope.Key.version.literal)
+        writer.int(WireEnvelope.version)
+        writer.key(literal: WireEnvelope.Key.id.literal)
         if let id { writer.string(id) } else { writer.null() }
-        writer.key(literal: "ok")
+        writer.key(literal: WireEnvelope.Key.ok.literal)
         writer.bool(ok)
     }
 }

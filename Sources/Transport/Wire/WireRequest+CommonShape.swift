@@ -1,4 +1,5 @@
 import Domain
+import WireContract
 import WireJSON
 
 extension WireRequest {
@@ -32,6 +33,8 @@ private struct RequestScanner {
     static let maximumParamsDepth = 32
 
     private static let quote = UInt8(ascii: "\"")
+    /// The protocol version, a single digit.
+    private static let versionDigit = UInt8(ascii: "0") + UInt8(WireEnvelope.version)
     private static let backslash = UInt8(ascii: "\\")
 
     mutating func scanRequest() -> WireRequest? {
@@ -48,18 +51,17 @@ private struct RequestScanner {
             skipWhitespace()
             guard take(UInt8(ascii: ":")) else { return nil }
             skipWhitespace()
-            switch key.count {
-            case 1 where base[key.lowerBound] == UInt8(ascii: "v"):
-                guard !seen.version, take(UInt8(ascii: "1")) else { return nil }
+            if equals(key, WireEnvelope.Key.version.literal) {
+                guard !seen.version, take(Self.versionDigit) else { return nil }
                 seen.version = true
-            case 2 where equals(key, "id"):
+            } else if equals(key, WireEnvelope.Key.id.literal) {
                 guard !seen.id else { return nil }
                 seen.id = true
                 if !takeNull() {
                     guard let text = plainString(), text.count <= WireRequest.maximumIdLength else { return nil }
                     id = String(decoding: UnsafeBufferPointer(start: base + text.lowerBound, count: text.count), as: UTF8.self)
                 }
-            case 6 where equals(key, "params"):
+            } else if equals(key, WireEnvelope.Key.params.literal) {
                 guard !seen.params else { return nil }
                 seen.params = true
                 if !takeNull() {
@@ -68,21 +70,21 @@ private struct RequestScanner {
                     else { return nil }
                     params = object
                 }
-            case 10 where equals(key, "deadlineMs"):
+            } else if equals(key, WireEnvelope.Key.deadline.literal) {
                 guard !seen.deadline else { return nil }
                 seen.deadline = true
                 if !takeNull() {
                     guard let milliseconds = digits() else { return nil }
                     deadline = milliseconds
                 }
-            case 14 where equals(key, "idempotencyKey"):
+            } else if equals(key, WireEnvelope.Key.idempotencyKey.literal) {
                 guard !seen.key else { return nil }
                 seen.key = true
                 if !takeNull() {
                     guard let text = plainString(), IdempotencyClaim.keyLengths.contains(text.count) else { return nil }
                     idempotencyKey = String(decoding: UnsafeBufferPointer(start: base + text.lowerBound, count: text.count), as: UTF8.self)
                 }
-            default:
+            } else {
                 return nil
             }
             skipWhitespace()
@@ -95,8 +97,9 @@ private struct RequestScanner {
         return WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline, idempotencyKey: idempotencyKey)
     }
 
-    /// Whether the bytes in `range` are `text` (whose length the caller has matched).
+    /// Whether the bytes in `range` are `text`.
     private func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {
+        guard range.count == text.utf8CodeUnitCount else { return false }
         var i = 0
         while i < range.count {
             if base[range.lowerBound + i] != text.utf8Start[i] { return false }

@@ -1,4 +1,5 @@
 import Domain
+import WireContract
 import WireJSON
 
 /// A request body of wire protocol v1 that passed envelope checks.
@@ -64,54 +65,54 @@ public struct WireRequest: Sendable {
             throw Rejection(id: nil, error: WireError(.malformed, "the body must be a JSON object"))
         }
         var id: String?
-        switch object["id"] {
+        switch object[WireEnvelope.Key.id.name] {
         case nil, .null?:
             id = nil
         case .string(let text)?:
             // Never more characters than UTF-8 bytes: count characters only when bytes don't settle it.
             guard text.utf8.count <= maximumIdLength || text.count <= maximumIdLength else {
-                throw Rejection(id: nil, error: WireError(.malformed, "id must be a string of at most \(maximumIdLength) characters"))
+                throw Rejection(id: nil, error: WireError(.malformed, "\(WireEnvelope.Key.id.name) must be a string of at most \(maximumIdLength) characters"))
             }
             id = text
         default:
-            throw Rejection(id: nil, error: WireError(.malformed, "id must be a string of at most \(maximumIdLength) characters"))
+            throw Rejection(id: nil, error: WireError(.malformed, "\(WireEnvelope.Key.id.name) must be a string of at most \(maximumIdLength) characters"))
         }
-        switch object["v"] {
+        switch object[WireEnvelope.Key.version.name] {
         case .number(let number)?:
-            guard number.int64Value == 1 else {
-                throw Rejection(id: id, error: WireError(.unsupportedVersion, "protocol version \(number.text) is not supported; use 1"))
+            guard number.int64Value == Int64(WireEnvelope.version) else {
+                throw Rejection(id: id, error: WireError(.unsupportedVersion, "protocol version \(number.text) is not supported; use \(WireEnvelope.version)"))
             }
         case nil:
-            throw Rejection(id: id, error: WireError(.malformed, "v is required and must be the number 1"))
+            throw Rejection(id: id, error: WireError(.malformed, "\(WireEnvelope.Key.version.name) is required and must be the number \(WireEnvelope.version)"))
         default:
-            throw Rejection(id: id, error: WireError(.malformed, "v must be the number 1"))
+            throw Rejection(id: id, error: WireError(.malformed, "\(WireEnvelope.Key.version.name) must be the number \(WireEnvelope.version)"))
         }
         let params: JSONObject
-        switch object["params"] {
+        switch object[WireEnvelope.Key.params.name] {
         case nil, .null?: params = JSONObject()
         case .object(let given)?: params = given
-        default: throw Rejection(id: id, error: WireError(.malformed, "params must be a JSON object"))
+        default: throw Rejection(id: id, error: WireError(.malformed, "\(WireEnvelope.Key.params.name) must be a JSON object"))
         }
         var deadline: Int?
-        switch object["deadlineMs"] {
+        switch object[WireEnvelope.Key.deadline.name] {
         case nil, .null?:
             deadline = nil
         case .number(let number)?:
             guard let milliseconds = number.intValue, milliseconds >= 0 else {
-                throw Rejection(id: id, error: WireError(.malformed, "deadlineMs must be a non-negative integer"))
+                throw Rejection(id: id, error: WireError(.malformed, "\(WireEnvelope.Key.deadline.name) must be a non-negative integer"))
             }
             deadline = milliseconds
         default:
-            throw Rejection(id: id, error: WireError(.malformed, "deadlineMs must be a non-negative integer"))
+            throw Rejection(id: id, error: WireError(.malformed, "\(WireEnvelope.Key.deadline.name) must be a non-negative integer"))
         }
         var idempotencyKey: String?
-        switch object["idempotencyKey"] {
+        switch object[WireEnvelope.Key.idempotencyKey.name] {
         case nil, .null?:
             idempotencyKey = nil
         case .string(let key)? where IdempotencyClaim.keyLengths.contains(key.count):
             idempotencyKey = key
         default:
-            throw Rejection(id: id, error: WireError(.malformed, "idempotencyKey must be a string of \(IdempotencyClaim.keyLengths.lowerBound) to \(IdempotencyClaim.keyLengths.upperBound) characters"))
+            throw Rejection(id: id, error: WireError(.malformed, "\(WireEnvelope.Key.idempotencyKey.name) must be a string of \(IdempotencyClaim.keyLengths.lowerBound) to \(IdempotencyClaim.keyLengths.upperBound) characters"))
         }
         return (WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline, idempotencyKey: idempotencyKey), object)
     }

@@ -1,3 +1,4 @@
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -19,7 +20,7 @@ final class BatchCaller {
     private let keyPrefix: String
     /// The instance calls go to now.
     private(set) var current: Int
-    private var sockets: [String: ZMQSocket] = [:]
+    private var sockets: [UseCaseName: ZMQSocket] = [:]
     private var sequence: UInt64 = 0
     private var keySequence: UInt64 = 0
     private var frames: [[UInt8]] = []
@@ -30,8 +31,11 @@ final class BatchCaller {
     /// be sent again after silence.
     var keysHonoured = false
 
-    /// Codes answered before the request had any effect (the contract's retryable ones).
-    static let transientCodes: Set<String> = ["overloaded", "unavailable", "deadline_exceeded"]
+    /// Whether `code` is answered before the request had any effect (the contract's codes that
+    /// are safe to resend).
+    static func isTransient(_ code: String) -> Bool {
+        WireErrorCode(rawValue: code)?.isSafeToResend == true
+    }
 
     /// Calls `instance` only, or (`nil`) the first live instance of `cluster` and, when it
     /// fails, the next. `keyPrefix` starts the idempotency keys of ``freshKeys(_:)``.
@@ -63,12 +67,12 @@ final class BatchCaller {
 
     private var instanceName: String { cluster.instances[current].name }
 
-    private func socket(for useCase: String) throws(CtlFailure) -> ZMQSocket {
+    private func socket(for useCase: UseCaseName) throws(CtlFailure) -> ZMQSocket {
         if let socket = sockets[useCase] { return socket }
         guard let endpoints = cluster.instances[current].endpoints else {
             throw CtlFailure(ExitStatus.unavailable, cluster.instances[current].absence ?? "svcd is not running at \(instanceName)")
         }
-        let address = try endpoints.address(ofUseCase: useCase)
+        let address = try endpoints.address(of: useCase)
         do throws(ZMQError) {
             let socket = try context.makeSocket(.dealer)
             try socket.setLinger(0)
@@ -84,7 +88,7 @@ final class BatchCaller {
     /// Moves to the next live instance, marking this one down; `false` (and no move) when pinned
     /// or when there is no other live instance. The socket of `keeping` is handed back, still
     /// open, so replies already on their way can be read; the others are closed.
-    private func failOver(because reason: String, keeping useCase: String) -> (moved: Bool, retired: ZMQSocket?) {
+    private func failOver(because reason: String, keeping useCase: UseCaseName) -> (moved: Bool, retired: ZMQSocket?) {
         guard !pinned, cluster.canFailOver else { return (false, nil) }
         cluster.markDown(current, reason: reason)
         failedHere.insert(current)
@@ -115,14 +119,14 @@ final class BatchCaller {
     /// same index in `keys`) and returns the reply envelopes in the same order. A request that
     /// gets no answer within the timeout, on any instance it may go to, ends the call with
     /// exit 75.
-    func callAll(_ useCase: String, _ paramsList: [JSONObject], keys: [String]? = nil, window: Int = 64) throws(CtlFailure) -> [JSONValue] {
+    func callAll(_ useCase: UseCaseName, _ paramsList: [JSONObject], keys: [String]? = nil, window: Int = 64) throws(CtlFailure) -> [JSONValue] {
         try exchange(useCase, paramsList, keys: keys, window: window, giveUpSilently: false).map { $0 ?? .null }
     }
 
     /// Like ``callAll(_:_:keys:window:)``, but a request without an answer is `nil` instead of an
     /// error (once the only instance left has been silent for the timeout, every request not
     /// answered yet is given up on).
-    func callEach(_ useCase: String, _ paramsList: [JSONObject], keys: [String]? = nil, window: Int = 64) throws(CtlFailure) -> [JSONValue?] {
+    func callEach(_ useCase: UseCaseName, _ paramsList: [JSONObject], keys: [String]? = nil, window: Int = 64) throws(CtlFailure) -> [JSONValue?] {
         try exchange(useCase, paramsList, keys: keys, window: window, giveUpSilently: true)
     }
 
@@ -134,7 +138,7 @@ final class BatchCaller {
     }
 
     private func exchange(
-        _ useCase: String, _ paramsList: [JSONObject], keys: [String]?, window: Int, giveUpSilently: Bool
+        _ useCase: UseCaseName, _ paramsList: [JSONObject], keys: [String]?, window: Int, giveUpSilently: Bool
     ) throws(CtlFailure) -> [JSONValue?] {
         avoidDownInstance()
         let resendableAfterSilence = keys == nil || keysHonoured
@@ -170,11 +174,9 @@ final class BatchCaller {
             while pending.count < window, let (index, attempts) = queue.popLast() {
                 sequence += 1
                 let id = "stress-setup-\(sequence)"
-                var envelope: JSONObject = ["v": 1, "id": .string(id)]
-                if let keys { envelope.append(key: "idempotencyKey", value: .string(keys[index])) }
-                envelope.append(key: "params", value: .object(paramsList[index]))
+                let envelope = WireEnvelope.request(id: id, params: paramsList[index], idempotencyKey: keys?[index])
                 do throws(ZMQError) {
-                    try socket.sendMultipart([[], JSONValue.object(envelope).encoded()])
+                    try socket.sendMultipart([[], envelope.encoded()])
                 } catch {
                     throw CtlFailure(ExitStatus.unavailable, "cannot send to \(useCase): \(error)")
                 }
@@ -218,11 +220,11 @@ final class BatchCaller {
                 for socket in polled {
                     while try socket.receiveMultipart(into: &frames, dontWait: true) != nil {
                         guard let body = frames.last, let reply = try? JSONParser.parse(body),
-                            let id = reply["id"]?.stringValue, let entry = pending.removeValue(forKey: id)
+                            let id = reply[WireEnvelope.Key.id]?.stringValue, let entry = pending.removeValue(forKey: id)
                         else { continue }
-                        if reply["ok"]?.boolValue != true, let code = reply["error"]?["code"]?.stringValue, Self.transientCodes.contains(code) {
+                        if !reply.replySucceeded, let code = reply.replyErrorCode, Self.isTransient(code) {
                             // `unavailable` had no effect and the instance is going away: straight to the next one.
-                            if code == "unavailable" {
+                            if code == WireErrorCode.unavailable.rawValue {
                                 if entry.instance != current {
                                     queue.append((entry.index, entry.attempts))
                                     continue
@@ -253,18 +255,18 @@ final class BatchCaller {
     }
 
     /// Calls `useCase` once and returns the reply envelope.
-    func call(_ useCase: String, _ params: JSONObject) throws(CtlFailure) -> JSONValue {
+    func call(_ useCase: UseCaseName, _ params: JSONObject) throws(CtlFailure) -> JSONValue {
         try callAll(useCase, [params])[0]
     }
 
     /// The `result` of each successful reply; the first error reply ends the run with exit 1.
     /// `write` gives every request a fresh idempotency key.
-    func results(_ useCase: String, _ paramsList: [JSONObject], write: Bool = false, window: Int = 64) throws(CtlFailure) -> [JSONValue] {
+    func results(_ useCase: UseCaseName, _ paramsList: [JSONObject], write: Bool = false, window: Int = 64) throws(CtlFailure) -> [JSONValue] {
         var results: [JSONValue] = []
         results.reserveCapacity(paramsList.count)
         let keys = write ? freshKeys(paramsList.count) : nil
         for (offset, envelope) in try callAll(useCase, paramsList, keys: keys, window: window).enumerated() {
-            guard envelope["ok"]?.boolValue == true, let result = envelope["result"] else {
+            guard envelope.replySucceeded, let result = envelope.replyResult else {
                 throw CtlFailure(
                     ExitStatus.serviceError,
                     "\(useCase) \(JSONValue.object(paramsList[offset]).description) failed: \(AdminClient.describeError(envelope))")
@@ -276,7 +278,7 @@ final class BatchCaller {
 
     /// Every element of a paged list (`limit`/`cursor`/`nextCursor`), for each base params object;
     /// a base whose call fails gets the error (`code: message`) instead.
-    func allPages(_ useCase: String, _ bases: [JSONObject], listKey: String, limit: Int = 500) throws(CtlFailure) -> [Result<[JSONValue], PageError>] {
+    func allPages(_ useCase: UseCaseName, _ bases: [JSONObject], listKey: String, limit: Int = 500) throws(CtlFailure) -> [Result<[JSONValue], PageError>] {
         var collected = [[JSONValue]](repeating: [], count: bases.count)
         var failed: [Int: PageError] = [:]
         var cursors: [(index: Int, cursor: String?)] = bases.indices.map { ($0, nil) }
@@ -290,7 +292,7 @@ final class BatchCaller {
             let envelopes = try callAll(useCase, params)
             var next: [(index: Int, cursor: String?)] = []
             for (entry, envelope) in zip(cursors, envelopes) {
-                guard envelope["ok"]?.boolValue == true, let result = envelope["result"] else {
+                guard envelope.replySucceeded, let result = envelope.replyResult else {
                     failed[entry.index] = PageError(description: AdminClient.describeError(envelope))
                     continue
                 }

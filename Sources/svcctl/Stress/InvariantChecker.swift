@@ -1,3 +1,4 @@
+import WireContract
 import WireJSON
 
 /// Checks the contract's invariants after a stress run, reading the store through the public
@@ -9,7 +10,7 @@ struct InvariantChecker {
 
     /// All checks, in report order.
     func run() throws(CtlFailure) -> [InvariantResult] {
-        let ordersByUser = try caller.allPages("ListOrders", fixture.users.map { ["userId": .string($0)] }, listKey: "orders")
+        let ordersByUser = try caller.allPages(.listOrders, fixture.users.map { ["userId": .string($0)] }, listKey: "orders")
         var listedOrders: [JSONValue] = []
         var unreadable: [String] = []
         for (user, orders) in zip(fixture.users, ordersByUser) {
@@ -44,11 +45,11 @@ struct InvariantChecker {
     /// The `result` of each call, or `nil` where the service answered an error, which counts as
     /// a violation of `invariant` (the row a check needs should be there).
     private func read(
-        _ useCase: String, _ paramsList: [JSONObject], for invariant: inout InvariantResult, what: (Int) -> String
+        _ useCase: UseCaseName, _ paramsList: [JSONObject], for invariant: inout InvariantResult, what: (Int) -> String
     ) throws(CtlFailure) -> [JSONValue?] {
         var results: [JSONValue?] = []
         for (index, envelope) in try caller.callAll(useCase, paramsList).enumerated() {
-            if envelope["ok"]?.boolValue == true, let result = envelope["result"] {
+            if envelope.replySucceeded, let result = envelope.replyResult {
                 results.append(result)
             } else {
                 invariant.fail("\(useCase) for \(what(index)) answered \(AdminClient.describeError(envelope))")
@@ -62,7 +63,7 @@ struct InvariantChecker {
         var result = InvariantResult(
             name: "favoritesCap",
             rule: "at most 100 favourites per user; every acknowledged save kept; exactly 100 once the cap refused one")
-        let lists = try read("GetFavoriteRestaurants", fixture.users.map { ["userId": .string($0)] }, for: &result) { "user \(fixture.users[$0])" }
+        let lists = try read(.getFavoriteRestaurants, fixture.users.map { ["userId": .string($0)] }, for: &result) { "user \(fixture.users[$0])" }
         for (index, list) in lists.enumerated() {
             result.checked += 1
             let user = fixture.users[index]
@@ -97,7 +98,7 @@ struct InvariantChecker {
             name: "stock", rule: "stock never below 0, and initial + restocked = sold + left for every item")
         for problem in unreadable { result.fail(problem) }
         var left: [String: Int] = [:]
-        let menus = try read("GetMenu", fixture.ownRestaurants.map { ["restaurantId": .string($0)] }, for: &result) { "restaurant \(fixture.ownRestaurants[$0])" }
+        let menus = try read(.getMenu, fixture.ownRestaurants.map { ["restaurantId": .string($0)] }, for: &result) { "restaurant \(fixture.ownRestaurants[$0])" }
         for menu in menus {
             for item in menu?["items"]?.arrayValue ?? [] {
                 if let id = item["id"]?.stringValue, let stock = item["stock"]?.intValue { left[id] = stock }
@@ -165,7 +166,7 @@ struct InvariantChecker {
                 probed.append(index)
             }
         }
-        let profiles = try read("GetUserProfile", holders.map { ["userId": .string($0.userId)] }, for: &result) { "user \(holders[$0].userId)" }
+        let profiles = try read(.getUserProfile, holders.map { ["userId": .string($0.userId)] }, for: &result) { "user \(holders[$0].userId)" }
         for (holder, profile) in zip(holders, profiles) {
             guard let profile else { continue }
             let expected = fixture.contestedEmails[holder.email]
@@ -175,11 +176,11 @@ struct InvariantChecker {
             }
         }
         // Once an address is taken, registering it again in another case must be refused.
-        for (index, reply) in zip(probed, try caller.callAll("RegisterUser", probes, keys: caller.freshKeys(probes.count))) {
-            let code = reply["error"]?["code"]?.stringValue
-            if reply["ok"]?.boolValue == true {
+        for (index, reply) in zip(probed, try caller.callAll(.registerUser, probes, keys: caller.freshKeys(probes.count))) {
+            let code = reply.replyErrorCode
+            if reply.replySucceeded {
                 result.fail("\(fixture.contestedEmails[index]) in upper case was registered again after the run")
-            } else if code != "conflict" {
+            } else if code != WireErrorCode.conflict.rawValue {
                 result.fail("registering \(fixture.contestedEmails[index]) again answered \(AdminClient.describeError(reply)), not conflict")
             }
         }
@@ -190,8 +191,8 @@ struct InvariantChecker {
         var result = InvariantResult(
             name: "rating", rule: "rating = mean of the restaurant's reviews and reviewCount = their number; no review lost")
         let touched = Set(ledger.reviews.keys).union(ledger.unknownReviews.keys).sorted()
-        let restaurants = try read("GetRestaurant", touched.map { ["restaurantId": .string($0)] }, for: &result) { "restaurant \(touched[$0])" }
-        let reviews = try caller.allPages("GetReviews", touched.map { ["restaurantId": .string($0)] }, listKey: "reviews")
+        let restaurants = try read(.getRestaurant, touched.map { ["restaurantId": .string($0)] }, for: &result) { "restaurant \(touched[$0])" }
+        let reviews = try caller.allPages(.getReviews, touched.map { ["restaurantId": .string($0)] }, listKey: "reviews")
         for (index, id) in touched.enumerated() {
             result.checked += 1
             guard let found = restaurants[index] else { continue }
@@ -246,7 +247,7 @@ struct InvariantChecker {
             }
         }
         let sample = Array(ledger.orders.keys.sorted().prefix(200))
-        let readBack = try read("GetOrder", sample.map { ["orderId": .string($0)] }, for: &result) { "order \(sample[$0])" }
+        let readBack = try read(.getOrder, sample.map { ["orderId": .string($0)] }, for: &result) { "order \(sample[$0])" }
         for (id, reply) in zip(sample, readBack) {
             result.checked += 1
             guard let reply else { continue }

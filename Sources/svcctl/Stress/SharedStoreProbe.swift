@@ -1,3 +1,4 @@
+import WireContract
 import WireJSON
 
 /// The check before a stress run that the instances form one cluster and bind idempotency keys.
@@ -21,9 +22,9 @@ struct SharedStoreProbe {
         let params: JSONObject = ["name": .string("Stress \(tag) probe"), "email": .string(email)]
         let key = caller.freshKeys(1)[0]
         // A read first: it may move on from a silent instance, which the probe's write may not.
-        _ = try caller.callAll("ListRestaurants", [["limit": 1]])
-        let first = try caller.callAll("RegisterUser", [params], keys: [key])[0]
-        guard first["ok"]?.boolValue == true, let userId = first["result"]?["user"]?["id"]?.stringValue else {
+        _ = try caller.callAll(.listRestaurants, [["limit": 1]])
+        let first = try caller.callAll(.registerUser, [params], keys: [key])[0]
+        guard first.replySucceeded, let userId = first.replyResult?["user"]?["id"]?.stringValue else {
             throw CtlFailure(ExitStatus.serviceError, "RegisterUser of the probe user \(email) failed: \(AdminClient.describeError(first))")
         }
         let origin = caller.current
@@ -35,37 +36,37 @@ struct SharedStoreProbe {
             let instanceCaller = index == origin
                 ? caller : try BatchCaller(cluster: cluster, instance: index, timeoutMilliseconds: timeoutMilliseconds, keyPrefix: keyPrefix)
             if index != origin {
-                guard let profile = try instanceCaller.callEach("GetUserProfile", [["userId": .string(userId)]])[0] else {
+                guard let profile = try instanceCaller.callEach(.getUserProfile, [["userId": .string(userId)]])[0] else {
                     cluster.markDown(index, reason: "no answer to the shared-store probe")
                     continue
                 }
-                if profile["ok"]?.boolValue != true {
-                    let code = profile["error"]?["code"]?.stringValue ?? ""
-                    if BatchCaller.transientCodes.contains(code) {
+                if !profile.replySucceeded {
+                    let code = profile.replyErrorCode ?? ""
+                    if BatchCaller.isTransient(code) {
                         cluster.markDown(index, reason: "answered \(code) to the shared-store probe")
                         continue
                     }
                     strangers.append("\(name) does not know user \(userId), just registered through \(cluster.instances[origin].name) (GetUserProfile answered \(AdminClient.describeError(profile)))")
                     continue
                 }
-                let seen = (profile["result"]?["profile"] ?? profile["result"])?["email"]?.stringValue?.lowercased()
+                let seen = (profile.replyResult?["profile"] ?? profile.replyResult)?["email"]?.stringValue?.lowercased()
                 if seen != email {
                     strangers.append("\(name) has user \(userId) with email \(seen ?? "-"), not \(email)")
                     continue
                 }
             }
-            guard let again = try instanceCaller.callEach("RegisterUser", [params], keys: [key])[0] else {
+            guard let again = try instanceCaller.callEach(.registerUser, [params], keys: [key])[0] else {
                 if index != origin { cluster.markDown(index, reason: "no answer to the shared-store probe") }
                 honouredEverywhere = false
                 findings[index] = "no answer to the repeated keyed RegisterUser"
                 continue
             }
-            if again["ok"]?.boolValue == true, again["result"]?["user"]?["id"]?.stringValue == userId {
+            if again.replySucceeded, again.replyResult?["user"]?["id"]?.stringValue == userId {
                 findings[index] = "binds idempotency keys"
             } else {
                 honouredEverywhere = false
                 findings[index] = "does not bind idempotency keys (the repeated RegisterUser answered "
-                    + (again["ok"]?.boolValue == true ? "a new user" : AdminClient.describeError(again)) + ")"
+                    + (again.replySucceeded ? "a new user" : AdminClient.describeError(again)) + ")"
             }
         }
         if !strangers.isEmpty {

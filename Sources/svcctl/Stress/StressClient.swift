@@ -1,4 +1,5 @@
 import Histogram
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -24,7 +25,7 @@ struct StressUseCaseStats: Sendable {
 /// Everything one client brings back.
 struct StressClientOutcome: Sendable {
     var ledger = StressLedger()
-    var useCases: [String: StressUseCaseStats] = [:]
+    var useCases: [UseCaseName: StressUseCaseStats] = [:]
     /// Replies that came after their request had timed out.
     var late = 0
     /// Why the client stopped early, if it did.
@@ -47,7 +48,7 @@ struct StressClientPlan: Sendable {
     /// The instances, and which of them are down.
     let cluster: StressCluster
     /// Use-case addresses of each instance (`nil` for one not running at the start).
-    let addresses: [[String: String]?]
+    let addresses: [[UseCaseName: String]?]
     let fixture: StressFixture
     let mix: StressMix
     let seed: UInt64
@@ -171,7 +172,7 @@ struct StressClient {
         }
 
         func handle(_ body: [UInt8], at now: UInt64) {
-            guard let reply = try? JSONParser.parse(body), let id = reply["id"]?.stringValue, id.hasPrefix(idPrefix),
+            guard let reply = try? JSONParser.parse(body), let id = reply[WireEnvelope.Key.id]?.stringValue, id.hasPrefix(idPrefix),
                 let number = UInt64(id.dropFirst(idPrefix.count))
             else {
                 outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply that answers none of the requests: \(String(decoding: body.prefix(200), as: UTF8.self))"))
@@ -190,21 +191,21 @@ struct StressClient {
             }
             count(entry.instance) { $0.answered += 1 }
             samples.append(LatencySample(useCase: entry.request.useCase, micros: max(1, (now &- entry.intended) / 1000)))
-            if reply["ok"]?.boolValue == true {
+            if reply.replySucceeded {
                 count(entry.instance) { $0.ok += 1 }
                 outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].ok += 1
-                entry.request.recordSuccess(reply["result"] ?? .null, in: &outcome.ledger)
+                entry.request.recordSuccess(reply.replyResult ?? .null, in: &outcome.ledger)
                 return
             }
-            let code = reply["error"]?["code"]?.stringValue ?? "unreadable_error"
+            let code = reply.replyErrorCode ?? "unreadable_error"
             outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].errors[code, default: 0] += 1
-            if code == entry.request.expectedRefusal {
+            if code == entry.request.expectedRefusal?.rawValue {
                 count(entry.instance) { $0.refused += 1 }
                 entry.request.recordRefusal(in: &outcome.ledger)
-            } else if BatchCaller.transientCodes.contains(code) {
+            } else if BatchCaller.isTransient(code) {
                 count(entry.instance) { $0.transient += 1 }
                 // Draining or shutting down: it had no effect, and the instance is going away.
-                if code == "unavailable", entry.instance == current { moveAway(because: "answered unavailable") }
+                if code == WireErrorCode.unavailable.rawValue, entry.instance == current { moveAway(because: "answered unavailable") }
             } else {
                 count(entry.instance) { $0.unexpected += 1 }
                 if let key = entry.key { outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance)) }
@@ -239,11 +240,9 @@ struct StressClient {
                 }
                 guard let socket = sockets.byUseCase[request.useCase] else { continue }
                 let key = request.isWrite ? keyPrefix + String(sequence) : nil
-                var envelope: JSONObject = ["v": 1, "id": .string(idPrefix + String(sequence))]
-                if let key { envelope.append(key: "idempotencyKey", value: .string(key)) }
-                envelope.append(key: "params", value: .object(request.params))
+                let envelope = WireEnvelope.request(id: idPrefix + String(sequence), params: request.params, idempotencyKey: key)
                 do throws(ZMQError) {
-                    try socket.sendMultipart([[], JSONValue.object(envelope).encoded()], dontWait: true)
+                    try socket.sendMultipart([[], envelope.encoded()], dontWait: true)
                 } catch {
                     // The socket's queue is full (requests that timed out while the service was
                     // gone may still sit in it): never sent, so it has no effect; counted.

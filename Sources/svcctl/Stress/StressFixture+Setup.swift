@@ -1,3 +1,4 @@
+import WireContract
 import WireJSON
 
 extension StressFixture {
@@ -24,7 +25,7 @@ extension StressFixture {
         repeat {
             var params: JSONObject = ["limit": 500]
             if let cursor { params.append(key: "cursor", value: .string(cursor)) }
-            let page = try caller.results("ListRestaurants", [params])[0]
+            let page = try caller.results(.listRestaurants, [params])[0]
             existing += page["restaurants"]?.arrayValue ?? []
             cursor = page["nextCursor"]?.stringValue
         } while cursor != nil && existing.count < restaurantSampleLimit
@@ -57,11 +58,11 @@ extension StressFixture {
         }
         let ownParams = (0..<ownRestaurantCount).map { restaurantParams("Stress Kitchen \(tag) \($0 + 1)", $0) }
         var ownRestaurants: [String] = []
-        for result in try caller.results("CreateRestaurant", ownParams, write: true) { ownRestaurants.append(try restaurantId(of: result)) }
+        for result in try caller.results(.createRestaurant, ownParams, write: true) { ownRestaurants.append(try restaurantId(of: result)) }
         var created = Set(ownRestaurants)
         if restaurantIds.count < minimumRestaurants {
             let fillers = (restaurantIds.count..<minimumRestaurants).map { restaurantParams("Stress Filler \(tag) \($0 + 1)", $0) }
-            for result in try caller.results("CreateRestaurant", fillers, write: true) {
+            for result in try caller.results(.createRestaurant, fillers, write: true) {
                 let id = try restaurantId(of: result)
                 restaurantIds.append(id)
                 created.insert(id)
@@ -87,7 +88,7 @@ extension StressFixture {
             }
         }
         var items: [StressItem] = []
-        for (shape, result) in zip(itemShapes, try caller.results("AddMenuItem", itemParams, write: true)) {
+        for (shape, result) in zip(itemShapes, try caller.results(.addMenuItem, itemParams, write: true)) {
             guard let id = result["item"]?["id"]?.stringValue else {
                 throw CtlFailure(ExitStatus.serviceError, "AddMenuItem answered no item id: \(result)")
             }
@@ -99,7 +100,7 @@ extension StressFixture {
             ["name": .string("Stress \(tag) \(number + 1)"), "email": .string("stress-\(tag)-\(number + 1)@example.test")]
         }
         var users: [String] = []
-        for result in try caller.results("RegisterUser", userParams, write: true) {
+        for result in try caller.results(.registerUser, userParams, write: true) {
             guard let id = result["user"]?["id"]?.stringValue else {
                 throw CtlFailure(ExitStatus.serviceError, "RegisterUser answered no user id: \(result)")
             }

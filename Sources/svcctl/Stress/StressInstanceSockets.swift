@@ -1,3 +1,4 @@
+import WireContract
 import ZeroMQ
 
 /// One stress client's connections to one svcd instance: a DEALER per use case and, when the run
@@ -7,7 +8,7 @@ final class StressInstanceSockets {
     /// The instance's index in the cluster.
     let instance: Int
     /// The DEALER of each use case.
-    private(set) var byUseCase: [String: ZMQSocket] = [:]
+    private(set) var byUseCase: [UseCaseName: ZMQSocket] = [:]
     /// Every DEALER, in creation order (for polling).
     private(set) var dealers: [ZMQSocket] = []
     private var monitor: ZMQSocket?
@@ -15,7 +16,7 @@ final class StressInstanceSockets {
     /// Connects a DEALER to each of `useCases` that has an address; with `monitorEndpoint`, also
     /// watches the first one's connection. On failure, whatever was opened is closed.
     init(
-        instance: Int, context: ZMQContext, addresses: [String: String], credentials: CurveCredentials?, useCases: [String], sendHighWaterMark: Int32,
+        instance: Int, context: ZMQContext, addresses: [UseCaseName: String], credentials: CurveCredentials?, useCases: [UseCaseName], sendHighWaterMark: Int32,
         monitorEndpoint: String?
     ) throws(ZMQError) {
         self.instance = instance

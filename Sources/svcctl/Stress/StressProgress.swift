@@ -1,10 +1,11 @@
 import Histogram
 import Synchronization
+import WireContract
 
 /// One reply's latency, from the intended send time.
 struct LatencySample: Sendable {
     /// The use case it went to.
-    let useCase: String
+    let useCase: UseCaseName
     /// Microseconds.
     let micros: UInt64
 }
@@ -17,7 +18,7 @@ final class StressProgress: Sendable {
         var tally = StressTally()
         var inFlight: [Int]
         var recent = makeLatencyHistogram()
-        var byUseCase: [String: Histogram<UInt64>] = [:]
+        var byUseCase: [UseCaseName: Histogram<UInt64>] = [:]
     }
 
     private let state: Mutex<State>
@@ -50,7 +51,7 @@ final class StressProgress: Sendable {
     }
 
     /// Every latency recorded, per use case.
-    func latencies() -> [String: Histogram<UInt64>] {
+    func latencies() -> [UseCaseName: Histogram<UInt64>] {
         state.withLock { $0.byUseCase }
     }
 }

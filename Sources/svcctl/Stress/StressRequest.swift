@@ -1,9 +1,10 @@
+import WireContract
 import WireJSON
 
 /// One request of a stress run, and what its answer means for the ledger.
 struct StressRequest: Sendable {
     /// The use case it goes to.
-    let useCase: String
+    let useCase: UseCaseName
     /// Its params.
     let params: JSONObject
     /// What an answer to it says about the store.
@@ -46,11 +47,11 @@ struct StressRequest: Sendable {
 
     /// The error code a correct service may answer to this request without anything being
     /// wrong (a business refusal the workload provokes on purpose), if any.
-    var expectedRefusal: String? {
+    var expectedRefusal: WireErrorCode? {
         switch effect {
-        case .saveFavorite: "business_rule"  // the cap of 100
-        case .order: "business_rule"  // not enough stock
-        case .register: "conflict"  // the email is taken
+        case .saveFavorite: .businessRule  // the cap of 100
+        case .order: .businessRule  // not enough stock
+        case .register: .conflict  // the email is taken
         default: nil
         }
     }

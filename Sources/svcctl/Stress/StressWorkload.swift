@@ -1,3 +1,4 @@
+import WireContract
 import WireJSON
 
 /// Generates a client's requests from the mix and the fixture, with deliberate hot keys so the
@@ -18,19 +19,19 @@ struct StressWorkload {
     }
 
     /// The use cases a mix may send to.
-    static func useCases(for mix: StressMix) -> [String] {
-        var names: [String] = []
+    static func useCases(for mix: StressMix) -> [UseCaseName] {
+        var names: [UseCaseName] = []
         if mix.includes(.read) {
             names += [
-                "GetRestaurant", "ListRestaurants", "SearchRestaurants", "GetReviews", "GetMenu", "LoadFeed",
-                "CalculateRestaurantScore", "GetUserProfile", "GetFavoriteRestaurants", "ListOrders",
+                .getRestaurant, .listRestaurants, .searchRestaurants, .getReviews, .getMenu, .loadFeed,
+                .calculateRestaurantScore, .getUserProfile, .getFavoriteRestaurants, .listOrders,
             ]
         }
-        if mix.includes(.favorite) { names += ["SaveFavoriteRestaurant", "RemoveFavoriteRestaurant"] }
-        if mix.includes(.review) { names.append("AddReview") }
-        if mix.includes(.order) { names.append("PlaceOrder") }
-        if mix.includes(.restock) { names.append("RestockMenuItem") }
-        if mix.includes(.register) { names.append("RegisterUser") }
+        if mix.includes(.favorite) { names += [.saveFavoriteRestaurant, .removeFavoriteRestaurant] }
+        if mix.includes(.review) { names.append(.addReview) }
+        if mix.includes(.order) { names.append(.placeOrder) }
+        if mix.includes(.restock) { names.append(.restockMenuItem) }
+        if mix.includes(.register) { names.append(.registerUser) }
         return names
     }
 
@@ -60,7 +61,7 @@ struct StressWorkload {
         case 0:
             var params: JSONObject = ["restaurantId": .string(anyRestaurant())]
             if random.chance(50) { params.append(key: "userId", value: .string(anyUser().id)) }
-            return StressRequest(useCase: "GetRestaurant", params: params, effect: .read(.restaurant))
+            return StressRequest(useCase: .getRestaurant, params: params, effect: .read(.restaurant))
         case 1:
             var params: JSONObject = ["limit": .int(1 + random.index(50))]
             if !fixture.cuisines.isEmpty, random.chance(50) {
@@ -68,25 +69,25 @@ struct StressWorkload {
             }
             if random.chance(30) { params.append(key: "minRating", value: .double(Double(random.index(9)) / 2)) }
             if random.chance(30) { params.append(key: "maxPriceLevel", value: .int(1 + random.index(4))) }
-            return StressRequest(useCase: "ListRestaurants", params: params, effect: .read(.none))
+            return StressRequest(useCase: .listRestaurants, params: params, effect: .read(.none))
         case 2:
             let query = fixture.searchTerms[random.index(fixture.searchTerms.count)]
-            return StressRequest(useCase: "SearchRestaurants", params: ["query": .string(query), "limit": 20], effect: .read(.none))
+            return StressRequest(useCase: .searchRestaurants, params: ["query": .string(query), "limit": 20], effect: .read(.none))
         case 3:
-            return StressRequest(useCase: "GetReviews", params: ["restaurantId": .string(anyRestaurant()), "limit": 20], effect: .read(.none))
+            return StressRequest(useCase: .getReviews, params: ["restaurantId": .string(anyRestaurant()), "limit": 20], effect: .read(.none))
         case 4:
             let restaurant = random.chance(60) ? fixture.ownRestaurants[random.index(fixture.ownRestaurants.count)] : anyRestaurant()
-            return StressRequest(useCase: "GetMenu", params: ["restaurantId": .string(restaurant)], effect: .read(.menu))
+            return StressRequest(useCase: .getMenu, params: ["restaurantId": .string(restaurant)], effect: .read(.menu))
         case 5:
-            return StressRequest(useCase: "LoadFeed", params: ["limit": .int(1 + random.index(30))], effect: .read(.none))
+            return StressRequest(useCase: .loadFeed, params: ["limit": .int(1 + random.index(30))], effect: .read(.none))
         case 6:
-            return StressRequest(useCase: "CalculateRestaurantScore", params: ["restaurantId": .string(anyRestaurant())], effect: .read(.none))
+            return StressRequest(useCase: .calculateRestaurantScore, params: ["restaurantId": .string(anyRestaurant())], effect: .read(.none))
         case 7:
-            return StressRequest(useCase: "GetUserProfile", params: ["userId": .string(anyUser().id)], effect: .read(.none))
+            return StressRequest(useCase: .getUserProfile, params: ["userId": .string(anyUser().id)], effect: .read(.none))
         case 8:
-            return StressRequest(useCase: "GetFavoriteRestaurants", params: ["userId": .string(anyUser().id)], effect: .read(.favorites))
+            return StressRequest(useCase: .getFavoriteRestaurants, params: ["userId": .string(anyUser().id)], effect: .read(.favorites))
         default:
-            return StressRequest(useCase: "ListOrders", params: ["userId": .string(anyUser().id), "limit": 20], effect: .read(.none))
+            return StressRequest(useCase: .listOrders, params: ["userId": .string(anyUser().id), "limit": 20], effect: .read(.none))
         }
     }
 
@@ -96,9 +97,9 @@ struct StressWorkload {
         let restaurant = anyRestaurant()
         let params: JSONObject = ["userId": .string(user.id), "restaurantId": .string(restaurant)]
         if !StressFixture.isSaveOnly(userIndex: user.index), random.chance(35) {
-            return StressRequest(useCase: "RemoveFavoriteRestaurant", params: params, effect: .removeFavorite(user: user.index))
+            return StressRequest(useCase: .removeFavoriteRestaurant, params: params, effect: .removeFavorite(user: user.index))
         }
-        return StressRequest(useCase: "SaveFavoriteRestaurant", params: params, effect: .saveFavorite(user: user.index, restaurant: restaurant))
+        return StressRequest(useCase: .saveFavoriteRestaurant, params: params, effect: .saveFavorite(user: user.index, restaurant: restaurant))
     }
 
     private mutating func review() -> StressRequest {
@@ -113,7 +114,7 @@ struct StressWorkload {
             "userId": .string(anyUser().id), "restaurantId": .string(restaurant), "rating": .int(1 + random.index(5)),
             "text": .string("stress \(fixture.tag) c\(clientIndex) #\(serial)"),
         ]
-        return StressRequest(useCase: "AddReview", params: params, effect: .review(restaurant: restaurant))
+        return StressRequest(useCase: .addReview, params: params, effect: .review(restaurant: restaurant))
     }
 
     private mutating func order() -> StressRequest {
@@ -147,14 +148,14 @@ struct StressWorkload {
         if random.chance(25), subtotal > 1000 {
             params.append(key: "discountCents", value: .int(random.index(min(subtotal - 1000, 500) + 1)))
         }
-        return StressRequest(useCase: "PlaceOrder", params: params, effect: .order)
+        return StressRequest(useCase: .placeOrder, params: params, effect: .order)
     }
 
     private mutating func restock() -> StressRequest {
         let item = random.chance(30) ? 0 : random.index(fixture.items.count)
         let quantity = 1 + random.index(10)
         return StressRequest(
-            useCase: "RestockMenuItem", params: ["itemId": .string(fixture.items[item].id), "quantity": .int(quantity)],
+            useCase: .restockMenuItem, params: ["itemId": .string(fixture.items[item].id), "quantity": .int(quantity)],
             effect: .restock(item: item, quantity: quantity))
     }
 
@@ -166,7 +167,7 @@ struct StressWorkload {
             address += random.chance(50) ? character.uppercased() : String(character)
         }
         return StressRequest(
-            useCase: "RegisterUser", params: ["name": .string("Contender \(clientIndex)"), "email": .string(address)],
+            useCase: .registerUser, params: ["name": .string("Contender \(clientIndex)"), "email": .string(address)],
             effect: .register(email: email, address: address))
     }
 }

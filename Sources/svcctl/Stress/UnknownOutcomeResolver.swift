@@ -1,3 +1,4 @@
+import WireContract
 import WireJSON
 
 /// After the load: sends every write of unknown outcome again, with its same idempotency key, to
@@ -15,8 +16,8 @@ struct UnknownOutcomeResolver {
     /// Resolves `writes` into `ledger` and returns the summary.
     func resolve(_ writes: [StressUnknownWrite], into ledger: inout StressLedger) throws(CtlFailure) -> StressResolution {
         var summary = StressResolution(enabled: true, keysHonoured: keysHonoured, unknownAfterLoad: writes.count)
-        var useCases: [String] = []
-        var byUseCase: [String: [StressUnknownWrite]] = [:]
+        var useCases: [UseCaseName] = []
+        var byUseCase: [UseCaseName: [StressUnknownWrite]] = [:]
         for write in writes {
             if byUseCase[write.request.useCase] == nil { useCases.append(write.request.useCase) }
             byUseCase[write.request.useCase, default: []].append(write)
@@ -45,16 +46,16 @@ struct UnknownOutcomeResolver {
             request.recordUnknown(in: &ledger)
             summary.stillUnknown += 1
         }
-        if answer["ok"]?.boolValue == true {
-            request.recordSuccess(answer["result"] ?? .null, in: &ledger)
+        if answer.replySucceeded {
+            request.recordSuccess(answer.replyResult ?? .null, in: &ledger)
             if keysHonoured { summary.tookEffect += 1 } else { summary.newWritesAcknowledged += 1 }
             return
         }
-        let code = answer["error"]?["code"]?.stringValue ?? "unreadable_error"
-        if code == request.expectedRefusal {
+        let code = answer.replyErrorCode ?? "unreadable_error"
+        if code == request.expectedRefusal?.rawValue {
             request.recordRefusal(in: &ledger)
             if keysHonoured { summary.noEffect += 1 } else { summary.newWritesRefused += 1 }
-        } else if BatchCaller.transientCodes.contains(code) {
+        } else if BatchCaller.isTransient(code) {
             // Still refused for the moment after every retry: no effect from the resend.
             if keysHonoured {
                 request.recordUnknown(in: &ledger)

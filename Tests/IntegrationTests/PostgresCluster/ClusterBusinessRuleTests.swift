@@ -1,6 +1,7 @@
 import Foundation
 import SvcdTestSupport
 import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -25,7 +26,7 @@ extension PostgresClusterSuite {
 
         /// `count` restaurants created through all three instances at once; their ids.
         private func restaurants(_ count: Int, _ tag: String, on cluster: SvcdCluster) async throws -> [String] {
-            let race = try await ClusterRace.run(cluster, "CreateRestaurant", (0..<count).map { index in
+            let race = try await ClusterRace.run(cluster, .createRestaurant, (0..<count).map { index in
                 ["name": .string("\(tag) \(index)"), "cuisine": "Race", "priceLevel": 2, "address": "1 Race Way", "latitude": 10.5, "longitude": 20.5]
             }, clients: 6)
             return try race.replies.map { reply in try #require(reply.result?["restaurant"]?["id"]?.stringValue, "\(reply)") }
@@ -40,7 +41,7 @@ extension PostgresClusterSuite {
                 var picks = all + (0..<40).map { _ in all[Int(generator.next() % UInt64(all.count))] }
                 picks.shuffle(using: &generator)
                 let race = try await ClusterRace.run(
-                    cluster, "SaveFavoriteRestaurant", picks.map { ["userId": .string(user), "restaurantId": .string($0)] }, clients: Self.clients)
+                    cluster, .saveFavoriteRestaurant, picks.map { ["userId": .string(user), "restaurantId": .string($0)] }, clients: Self.clients)
                 let replies = race.replies
                 #expect(replies.allSatisfy { $0.ok == true || $0.code == "business_rule" }, "\(race.summary)")
                 let saved = Set(zip(picks, replies).filter { $0.1.ok == true }.map(\.0))
@@ -56,7 +57,7 @@ extension PostgresClusterSuite {
                 #expect(replies.compactMap { $0.result?["favoriteCount"]?.intValue }.allSatisfy { (1...100).contains($0) })
                 // Every instance lists the same hundred.
                 for instance in cluster.indices {
-                    let favorites = try await cluster.succeed("GetFavoriteRestaurants", on: instance, ["userId": .string(user)])
+                    let favorites = try await cluster.succeed(.getFavoriteRestaurants, on: instance, ["userId": .string(user)])
                     let listed = Set((favorites["restaurants"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
                     #expect(listed == saved, "instance \(instance)")
                 }
@@ -69,7 +70,7 @@ extension PostgresClusterSuite {
                 let restaurant = try await cluster.newRestaurant(on: 2, "Stock race")
                 let item = try await cluster.newItem(on: 0, in: restaurant, stock: stock)
                 let user = try await cluster.newUser(on: 1, "stock")
-                let race = try await ClusterRace.run(cluster, "PlaceOrder", (0..<orders).map { _ in
+                let race = try await ClusterRace.run(cluster, .placeOrder, (0..<orders).map { _ in
                     ["userId": .string(user), "items": [["itemId": .string(item), "quantity": 1]], "deliveryAddress": "1 Race Way"]
                 }, clients: Self.clients)
                 #expect(race.counts == ReplyTally(ok: stock, codes: ["business_rule": orders - stock]), "\(race.summary)")
@@ -90,7 +91,7 @@ extension PostgresClusterSuite {
                 let itemB = try await cluster.newItem(on: 2, in: restaurant, stock: stockB)
                 let user = try await cluster.newUser(on: 0, "pairs")
                 let bothItems = (0..<orders).map { $0 % 2 == 0 }
-                let race = try await ClusterRace.run(cluster, "PlaceOrder", bothItems.map { both in
+                let race = try await ClusterRace.run(cluster, .placeOrder, bothItems.map { both in
                     let lines: [JSONValue] = both
                         ? [["itemId": .string(itemA), "quantity": 1], ["itemId": .string(itemB), "quantity": 1]]
                         : [["itemId": .string(itemA), "quantity": 1]]
@@ -114,8 +115,8 @@ extension PostgresClusterSuite {
                 let restockQuantities = (0..<restocks).map { _ in 1 + Int(generator.next() % 4) }
                 let orderQuantities = (0..<orders).map { _ in 1 + Int(generator.next() % 3) }
                 async let restocked = ClusterRace.run(
-                    cluster, "RestockMenuItem", restockQuantities.map { ["itemId": .string(item), "quantity": .int($0)] }, clients: 9)
-                async let ordered = ClusterRace.run(cluster, "PlaceOrder", orderQuantities.map { quantity in
+                    cluster, .restockMenuItem, restockQuantities.map { ["itemId": .string(item), "quantity": .int($0)] }, clients: 9)
+                async let ordered = ClusterRace.run(cluster, .placeOrder, orderQuantities.map { quantity in
                     ["userId": .string(user), "items": [["itemId": .string(item), "quantity": .int(quantity)]], "deliveryAddress": "3 Race Way"]
                 }, clients: Self.clients)
                 let (restockRace, orderRace) = try await (restocked, ordered)
@@ -141,12 +142,12 @@ extension PostgresClusterSuite {
                     return ["name": .string("Contender \(index)"), "email": .string(mixed)]
                 }
                 // One request per client, so all thirty are in flight at once.
-                let race = try await ClusterRace.run(cluster, "RegisterUser", variants, clients: contenders)
+                let race = try await ClusterRace.run(cluster, .registerUser, variants, clients: contenders)
                 #expect(race.counts == ReplyTally(ok: 1, codes: ["conflict": contenders - 1]), "\(race.summary)")
                 let winner = try #require(race.replies.first { $0.ok == true }?.result?["user"]?["id"]?.stringValue)
                 #expect(try await database.integer("SELECT count(*) FROM users WHERE lower(email) = '\(email)'") == 1)
                 for instance in cluster.indices {
-                    let profile = try await cluster.succeed("GetUserProfile", on: instance, ["userId": .string(winner)])
+                    let profile = try await cluster.succeed(.getUserProfile, on: instance, ["userId": .string(winner)])
                     #expect(profile["profile"]?["email"]?.stringValue?.lowercased() == email, "instance \(instance)")
                 }
             }
@@ -159,13 +160,13 @@ extension PostgresClusterSuite {
                 let user = try await cluster.newUser(on: 1, "reviewer")
                 var generator = SeededGenerator(seed: 5)
                 let ratings = (0..<reviews).map { _ in 1 + Int(generator.next() % 5) }
-                let race = try await ClusterRace.run(cluster, "AddReview", ratings.map {
+                let race = try await ClusterRace.run(cluster, .addReview, ratings.map {
                     ["userId": .string(user), "restaurantId": .string(restaurant), "rating": .int($0), "text": "race"]
                 }, clients: Self.clients)
                 #expect(race.counts == ReplyTally(ok: reviews), "\(race.summary)")
                 let mean = Double(ratings.reduce(0, +)) / Double(reviews)
                 for instance in cluster.indices {
-                    let stored = try await cluster.succeed("GetRestaurant", on: instance, ["restaurantId": .string(restaurant)])
+                    let stored = try await cluster.succeed(.getRestaurant, on: instance, ["restaurantId": .string(restaurant)])
                     #expect(stored["restaurant"]?["reviewCount"]?.intValue == reviews, "instance \(instance)")
                     let rating = try #require(stored["restaurant"]?["rating"]?.doubleValue)
                     #expect(abs(rating - mean) < 1e-9, "instance \(instance): rating \(rating), mean of the sent ratings \(mean)")

@@ -1,6 +1,7 @@
 import Foundation
 import SvcdTestSupport
 import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -39,18 +40,18 @@ extension PostgresClusterSuite {
                     ClusterLoad.Client(instance: instance) { sequence in
                         let key = "outage-\(run)-\(instance)-\(writer)-\(sequence)"
                         return sequence % 2 == 0
-                            ? ClusterLoad.Request("PlaceOrder", [
+                            ? ClusterLoad.Request(.placeOrder, [
                                 "userId": .string(user), "items": [["itemId": .string(item), "quantity": 1]], "deliveryAddress": "8 Outage Rd",
                             ], idempotencyKey: key)
-                            : ClusterLoad.Request("AddReview", [
+                            : ClusterLoad.Request(.addReview, [
                                 "userId": .string(user), "restaurantId": .string(restaurant), "rating": 2, "text": "outage",
                             ], idempotencyKey: key)
                     }
                 }
                 let reader = ClusterLoad.Client(instance: instance) { sequence in
                     sequence % 2 == 0
-                        ? ClusterLoad.Request("GetRestaurant", ["restaurantId": .string(restaurant)])
-                        : ClusterLoad.Request("GetMenu", ["restaurantId": .string(restaurant)])
+                        ? ClusterLoad.Request(.getRestaurant, ["restaurantId": .string(restaurant)])
+                        : ClusterLoad.Request(.getMenu, ["restaurantId": .string(restaurant)])
                 }
                 return writers + [reader]
             }

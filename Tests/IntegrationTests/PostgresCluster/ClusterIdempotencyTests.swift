@@ -1,6 +1,7 @@
 import Foundation
 import SvcdTestSupport
 import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -23,7 +24,7 @@ extension PostgresClusterSuite {
         /// other instance and expects the same bytes; returns the first reply's result.
         @discardableResult
         private func writeAndReplayEverywhere(
-            _ cluster: SvcdCluster, _ useCase: String, _ params: JSONValue, key: String, first: Int,
+            _ cluster: SvcdCluster, _ useCase: UseCaseName, _ params: JSONValue, key: String, first: Int,
             sourceLocation: SourceLocation = #_sourceLocation
         ) async throws -> JSONValue {
             let original = try await cluster.send(useCase, on: first, params, idempotencyKey: key, id: "first")
@@ -50,9 +51,9 @@ extension PostgresClusterSuite {
                 let orderParams: JSONValue = [
                     "userId": .string(user), "items": [["itemId": .string(item), "quantity": 3]], "deliveryAddress": "4 Replay Rd",
                 ]
-                let order = try await writeAndReplayEverywhere(cluster, "PlaceOrder", orderParams, key: orderKey, first: 0)
+                let order = try await writeAndReplayEverywhere(cluster, .placeOrder, orderParams, key: orderKey, first: 0)
                 // The same params spelled differently (member order, 3.0, spaces) are the same request.
-                let respelled = try await call(try cluster.address("PlaceOrder", on: 2), Array("""
+                let respelled = try await call(try cluster.address(.placeOrder, on: 2), Array("""
                     {"params": {"deliveryAddress": "4 Replay Rd", "items": [{"quantity": 3.0, "itemId": "\(item)"}], "userId": "\(user)"},
                      "idempotencyKey": "\(orderKey)", "id": "respelled", "v": 1}
                     """.utf8))
@@ -63,7 +64,7 @@ extension PostgresClusterSuite {
                 #expect(try await database.integer("SELECT count(*) FROM orders WHERE user_id = '\(user)'") == 1)
 
                 // AddReview: one review.
-                let review = try await writeAndReplayEverywhere(cluster, "AddReview", [
+                let review = try await writeAndReplayEverywhere(cluster, .addReview, [
                     "userId": .string(user), "restaurantId": .string(restaurant), "rating": 5, "text": "once",
                 ], key: key("review"), first: 1)
                 #expect(review["restaurantRating"]?.doubleValue == 5)
@@ -72,36 +73,36 @@ extension PostgresClusterSuite {
                 // RegisterUser: one user, the same id every time (not a conflict with itself).
                 let email = uniqueEmail("keyed")
                 let registered = try await writeAndReplayEverywhere(
-                    cluster, "RegisterUser", ["name": "Keyed", "email": .string(email)], key: key("register"), first: 2)
+                    cluster, .registerUser, ["name": "Keyed", "email": .string(email)], key: key("register"), first: 2)
                 #expect(registered["user"]?["email"]?.stringValue == email)
                 #expect(try await database.integer("SELECT count(*) FROM users WHERE email = '\(email)'") == 1)
 
                 // CreateRestaurant: one restaurant of that name.
                 let name = "Keyed \(UUID().uuidString.prefix(8))"
-                try await writeAndReplayEverywhere(cluster, "CreateRestaurant", [
+                try await writeAndReplayEverywhere(cluster, .createRestaurant, [
                     "name": .string(name), "cuisine": "Keys", "priceLevel": 3, "address": "5 Replay Rd", "latitude": 1.5, "longitude": 2.5,
                 ], key: key("restaurant"), first: 0)
                 #expect(try await database.integer("SELECT count(*) FROM restaurants WHERE name = '\(name)'") == 1)
 
                 // RestockMenuItem: five units added once; replays answer the bound stock of 102.
                 let restocked = try await writeAndReplayEverywhere(
-                    cluster, "RestockMenuItem", ["itemId": .string(item), "quantity": 5], key: key("restock"), first: 1)
+                    cluster, .restockMenuItem, ["itemId": .string(item), "quantity": 5], key: key("restock"), first: 1)
                 #expect(restocked["item"]?["stock"]?.intValue == 102)
                 #expect(try await cluster.stock(of: item, in: restaurant, on: 2) == 102)
 
                 // A bound key with other params, or with another use case, is a conflict naming the
                 // key, on every instance; it binds nothing and the original still replays.
                 for instance in cluster.indices {
-                    let otherParams = try await cluster.send("PlaceOrder", on: instance, [
+                    let otherParams = try await cluster.send(.placeOrder, on: instance, [
                         "userId": .string(user), "items": [["itemId": .string(item), "quantity": 4]], "deliveryAddress": "4 Replay Rd",
                     ], idempotencyKey: orderKey)
                     #expect(otherParams.code == "conflict" && otherParams.message?.contains("idempotencyKey") == true, "\(otherParams)")
-                    let otherUseCase = try await cluster.send("AddReview", on: instance, [
+                    let otherUseCase = try await cluster.send(.addReview, on: instance, [
                         "userId": .string(user), "restaurantId": .string(restaurant), "rating": 1, "text": "other",
                     ], idempotencyKey: orderKey)
                     #expect(otherUseCase.code == "conflict" && otherUseCase.message?.contains("idempotencyKey") == true, "\(otherUseCase)")
                 }
-                let again = try await cluster.send("PlaceOrder", on: 1, orderParams, idempotencyKey: orderKey)
+                let again = try await cluster.send(.placeOrder, on: 1, orderParams, idempotencyKey: orderKey)
                 #expect(again.result?["order"] == order["order"], "\(again)")
                 #expect(try await database.integer("SELECT count(*) FROM orders WHERE user_id = '\(user)'") == 1)
                 #expect(try await database.integer("SELECT count(*) FROM reviews WHERE restaurant_id = '\(restaurant)'") == 1)
@@ -111,17 +112,17 @@ extension PostgresClusterSuite {
                 let bigOrder: JSONValue = [
                     "userId": .string(user), "items": [["itemId": .string(item), "quantity": 150]], "deliveryAddress": "4 Replay Rd",
                 ]
-                let refused = try await cluster.send("PlaceOrder", on: 0, bigOrder, idempotencyKey: bigOrderKey)
+                let refused = try await cluster.send(.placeOrder, on: 0, bigOrder, idempotencyKey: bigOrderKey)
                 #expect(refused.code == "business_rule", "\(refused)")
-                try await cluster.succeed("RestockMenuItem", on: 2, ["itemId": .string(item), "quantity": 100])
-                try await writeAndReplayEverywhere(cluster, "PlaceOrder", bigOrder, key: bigOrderKey, first: 1)
+                try await cluster.succeed(.restockMenuItem, on: 2, ["itemId": .string(item), "quantity": 100])
+                try await writeAndReplayEverywhere(cluster, .placeOrder, bigOrder, key: bigOrderKey, first: 1)
                 #expect(try await cluster.stock(of: item, in: restaurant, on: 0) == 52)
 
                 // Reads ignore a key: the same key on a read shows the current state each time.
                 let readKey = key("read")
-                let before = try await cluster.succeed("GetRestaurant", on: 0, ["restaurantId": .string(restaurant)], idempotencyKey: readKey)
-                try await cluster.succeed("AddReview", on: 2, ["userId": .string(user), "restaurantId": .string(restaurant), "rating": 1, "text": "more"])
-                let after = try await cluster.succeed("GetRestaurant", on: 1, ["restaurantId": .string(restaurant)], idempotencyKey: readKey)
+                let before = try await cluster.succeed(.getRestaurant, on: 0, ["restaurantId": .string(restaurant)], idempotencyKey: readKey)
+                try await cluster.succeed(.addReview, on: 2, ["userId": .string(user), "restaurantId": .string(restaurant), "rating": 1, "text": "more"])
+                let after = try await cluster.succeed(.getRestaurant, on: 1, ["restaurantId": .string(restaurant)], idempotencyKey: readKey)
                 #expect(before["restaurant"]?["reviewCount"]?.intValue == 1)
                 #expect(after["restaurant"]?["reviewCount"]?.intValue == 2)
             }
@@ -134,15 +135,15 @@ extension PostgresClusterSuite {
                 let item = try await cluster.newItem(on: 1, in: restaurant, stock: 1000)
                 let user = try await cluster.newUser(on: 2, "contested-keys")
                 let rounds = 24
-                let useCases = ["AddReview", "RegisterUser", "PlaceOrder"]
+                let useCases: [UseCaseName] = [.addReview, .registerUser, .placeOrder]
                 let emails = (0..<rounds).map { _ in uniqueEmail("same-key") }
-                let requests: [(useCase: String, key: String, params: JSONValue)] = (0..<rounds).map { round in
+                let requests: [(useCase: UseCaseName, key: String, params: JSONValue)] = (0..<rounds).map { round in
                     let useCase = useCases[round % useCases.count]
                     let params: JSONValue
                     switch useCase {
-                    case "AddReview":
+                    case .addReview:
                         params = ["userId": .string(user), "restaurantId": .string(restaurant), "rating": .int(1 + round % 5), "text": "contested"]
-                    case "RegisterUser":
+                    case .registerUser:
                         params = ["name": "Contested", "email": .string(emails[round])]
                     default:
                         params = ["userId": .string(user), "items": [["itemId": .string(item), "quantity": 2]], "deliveryAddress": "6 Race Rd"]
@@ -181,7 +182,7 @@ extension PostgresClusterSuite {
                 let placed = try await database.integer("SELECT count(*) FROM orders WHERE user_id = '\(user)'")
                 #expect(placed == perUseCase)
                 #expect(try await cluster.stock(of: item, in: restaurant, on: 0) == 1000 - 2 * perUseCase)
-                let registered = emails.enumerated().filter { requests[$0.offset].useCase == "RegisterUser" }.map(\.element)
+                let registered = emails.enumerated().filter { requests[$0.offset].useCase == .registerUser }.map(\.element)
                 let quoted = registered.map { "'\($0)'" }.joined(separator: ",")
                 #expect(try await database.integer("SELECT count(*) FROM users WHERE email IN (\(quoted))") == registered.count)
                 #expect(try await database.integer("SELECT count(*) FROM idempotency_keys WHERE key LIKE 'contested-%'") == rounds)
@@ -198,22 +199,22 @@ extension PostgresClusterSuite {
                 let orderParams: JSONValue = [
                     "userId": .string(user), "items": [["itemId": .string(item), "quantity": 5]], "deliveryAddress": "7 Restart Rd",
                 ]
-                let original = try await cluster.send("PlaceOrder", on: 0, orderParams, idempotencyKey: orderKey)
+                let original = try await cluster.send(.placeOrder, on: 0, orderParams, idempotencyKey: orderKey)
                 try #require(original.ok == true, "\(original)")
 
                 try await cluster.kill(0)
                 // A key bound by a survivor while instance 0 is down.
                 let reviewKey = "restart-review-\(UUID().uuidString)"
                 let reviewParams: JSONValue = ["userId": .string(user), "restaurantId": .string(restaurant), "rating": 3, "text": "meanwhile"]
-                let reviewed = try await cluster.send("AddReview", on: 1, reviewParams, idempotencyKey: reviewKey)
+                let reviewed = try await cluster.send(.addReview, on: 1, reviewParams, idempotencyKey: reviewKey)
                 try #require(reviewed.ok == true, "\(reviewed)")
 
                 try await cluster.restart(0)
                 for instance in [0, 2] {
-                    let replay = try await cluster.send("PlaceOrder", on: instance, orderParams, idempotencyKey: orderKey)
+                    let replay = try await cluster.send(.placeOrder, on: instance, orderParams, idempotencyKey: orderKey)
                     #expect(Self.resultBytes(replay) == Self.resultBytes(original), "instance \(instance) after the restart:\n\(replay)\nfirst:\n\(original)")
                 }
-                let reviewReplay = try await cluster.send("AddReview", on: 0, reviewParams, idempotencyKey: reviewKey)
+                let reviewReplay = try await cluster.send(.addReview, on: 0, reviewParams, idempotencyKey: reviewKey)
                 #expect(Self.resultBytes(reviewReplay) == Self.resultBytes(reviewed), "\(reviewReplay)\nfirst:\n\(reviewed)")
                 #expect(try await cluster.stock(of: item, in: restaurant, on: 0) == 45)
                 #expect(try await database.integer("SELECT count(*) FROM orders WHERE user_id = '\(user)'") == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import SvcdTestSupport
 import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -129,64 +130,64 @@ private struct PairRunner {
         switch kind {
         case .registerThenProfile:
             let email = uniqueEmail("raw\(fixture.worker)")
-            let id = try write("RegisterUser", writer, ["name": "Pair", "email": .string(email)])["user"]?["id"]?.stringValue ?? "?"
-            let read = try self.read("GetUserProfile", reader, ["userId": .string(id)])
+            let id = try write(.registerUser, writer, ["name": "Pair", "email": .string(email)])["user"]?["id"]?.stringValue ?? "?"
+            let read = try self.read(.getUserProfile, reader, ["userId": .string(id)])
             return read.result?["profile"]?["email"]?.stringValue == email ? nil : "profile \(read)"
         case .createThenGet:
             let name = "Pair \(UUID().uuidString.prefix(8))"
-            let id = try write("CreateRestaurant", writer, [
+            let id = try write(.createRestaurant, writer, [
                 "name": .string(name), "cuisine": "Pairs", "priceLevel": 1, "address": "2 Pair St", "latitude": 1, "longitude": 2,
             ])["restaurant"]?["id"]?.stringValue ?? "?"
             state.lastRestaurant = id
-            let read = try self.read("GetRestaurant", reader, ["restaurantId": .string(id)])
+            let read = try self.read(.getRestaurant, reader, ["restaurantId": .string(id)])
             return read.result?["restaurant"]?["name"]?.stringValue == name ? nil : "restaurant \(read)"
         case .saveFavoriteThenIsFavorite, .removeFavoriteThenIsFavorite:
             let saving = kind == .saveFavoriteThenIsFavorite
             let restaurant = JSONValue.string(state.lastRestaurant ?? fixture.restaurant)
-            _ = try write(saving ? "SaveFavoriteRestaurant" : "RemoveFavoriteRestaurant", writer, ["userId": user, "restaurantId": restaurant])
-            let read = try self.read("GetRestaurant", reader, ["restaurantId": restaurant, "userId": user])
+            _ = try write(saving ? .saveFavoriteRestaurant : .removeFavoriteRestaurant, writer, ["userId": user, "restaurantId": restaurant])
+            let read = try self.read(.getRestaurant, reader, ["restaurantId": restaurant, "userId": user])
             return read.result?["restaurant"]?["isFavorite"]?.boolValue == saving ? nil : "isFavorite should be \(saving): \(read)"
         case .reviewThenReviewCount:
-            _ = try write("AddReview", writer, ["userId": user, "restaurantId": .string(fixture.restaurant), "rating": 4, "text": "pair"])
+            _ = try write(.addReview, writer, ["userId": user, "restaurantId": .string(fixture.restaurant), "rating": 4, "text": "pair"])
             state.reviews += 1
-            let read = try self.read("GetRestaurant", reader, ["restaurantId": .string(fixture.restaurant)])
+            let read = try self.read(.getRestaurant, reader, ["restaurantId": .string(fixture.restaurant)])
             let count = read.result?["restaurant"]?["reviewCount"]?.intValue
             return count == state.reviews ? nil : "reviewCount \(String(describing: count)), expected \(state.reviews)"
         case .restockThenMenuStock:
-            _ = try write("RestockMenuItem", writer, ["itemId": .string(fixture.item), "quantity": 3])
+            _ = try write(.restockMenuItem, writer, ["itemId": .string(fixture.item), "quantity": 3])
             state.stock += 3
             return try stockIsCurrent(reader, state.stock)
         case .orderThenGetOrder:
-            let order = try write("PlaceOrder", writer, [
+            let order = try write(.placeOrder, writer, [
                 "userId": user, "items": [["itemId": .string(fixture.item), "quantity": 2]], "deliveryAddress": "3 Pair St",
             ])
             state.stock -= 2
             let id = order["order"]?["id"]?.stringValue ?? "?"
-            let read = try self.read("GetOrder", reader, ["orderId": .string(id)])
+            let read = try self.read(.getOrder, reader, ["orderId": .string(id)])
             guard read.result?["order"]?["id"]?.stringValue == id else { return "order \(id): \(read)" }
             return try stockIsCurrent(reader, state.stock)
         case .renameThenProfile:
             let name = "Renamed \(UUID().uuidString.prefix(8))"
-            _ = try write("UpdateUserProfile", writer, ["userId": user, "name": .string(name)])
-            let read = try self.read("GetUserProfile", reader, ["userId": user])
+            _ = try write(.updateUserProfile, writer, ["userId": user, "name": .string(name)])
+            let read = try self.read(.getUserProfile, reader, ["userId": user])
             return read.result?["profile"]?["name"]?.stringValue == name ? nil : "name should be \(name): \(read)"
         }
     }
 
     private func stockIsCurrent(_ reader: Int, _ expected: Int) throws -> String? {
-        let menu = try read("GetMenu", reader, ["restaurantId": .string(fixture.restaurant)])
+        let menu = try read(.getMenu, reader, ["restaurantId": .string(fixture.restaurant)])
         let stock = menu.result?["items"]?.arrayValue?.first { $0["id"]?.stringValue == fixture.item }?["stock"]?.intValue
         return stock == expected ? nil : "stock \(String(describing: stock)), expected \(expected)"
     }
 
-    private func write(_ useCase: String, _ instance: Int, _ params: JSONValue) throws -> JSONValue {
+    private func write(_ useCase: UseCaseName, _ instance: Int, _ params: JSONValue) throws -> JSONValue {
         guard let reply = try session.call(useCase, on: instance, params) else { throw WriteFailed(reply: "\(useCase): no reply") }
         guard reply.ok == true, let result = reply.result else { throw WriteFailed(reply: "\(useCase): \(reply)") }
         return result
     }
 
     /// A read; a missing reply counts as stale (it is reported with the pair).
-    private func read(_ useCase: String, _ instance: Int, _ params: JSONValue) throws -> Reply {
+    private func read(_ useCase: UseCaseName, _ instance: Int, _ params: JSONValue) throws -> Reply {
         try session.call(useCase, on: instance, params) ?? Reply(frames: [Array("no reply".utf8)])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SvcdTestSupport
 import Testing
+import WireContract
 import WireJSON
 
 extension PostgresClusterSuite {
@@ -39,9 +40,9 @@ extension PostgresClusterSuite {
 
                 for instance in cluster.indices {
                     // Every instance serves the same sample.
-                    let profile = try await cluster.succeed("GetUserProfile", on: instance, ["userId": "u-000001"])
+                    let profile = try await cluster.succeed(.getUserProfile, on: instance, ["userId": "u-000001"])
                     #expect(profile["profile"]?["email"]?.stringValue == "ada.sample1@example.com", "instance \(instance)")
-                    let restaurant = try await cluster.succeed("GetRestaurant", on: instance, ["restaurantId": "r-000300"])
+                    let restaurant = try await cluster.succeed(.getRestaurant, on: instance, ["restaurantId": "r-000300"])
                     #expect(restaurant["restaurant"]?["id"]?.stringValue == "r-000300", "instance \(instance)")
                     // And says what it stores in.
                     let status = try await cluster.status(of: instance)

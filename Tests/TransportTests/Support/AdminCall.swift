@@ -1,5 +1,6 @@
 import Foundation
 import ServiceApp
+import WireContract
 import WireJSON
 import WireTestSupport
 import ZeroMQ

@@ -3,6 +3,7 @@ import ServiceApp
 import Synchronization
 import Testing
 import Transport
+import WireContract
 import WireTestSupport
 import ZeroMQ
 

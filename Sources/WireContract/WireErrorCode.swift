@@ -1,4 +1,4 @@
-/// The error codes of wire protocol v1.
+/// The error codes of wire protocol v1 (`error.code` of a failure reply).
 public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
     /// Not JSON, not an object, no `v`, `params` not an object, empty or extra frames, invalid UTF-8.
     case malformed
@@ -20,6 +20,15 @@ public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
     case deadlineExceeded = "deadline_exceeded"
     /// The service is draining or stopping; nothing was done.
     case unavailable
-    /// An unexpected failure inside the service.
+    /// An unexpected failure inside the service; the request may or may not have had effect.
     case `internal`
+
+    /// Whether the contract guarantees the request had no effect, so it may be sent again
+    /// unchanged (`overloaded`, `deadline_exceeded`, `unavailable`).
+    public var isSafeToResend: Bool {
+        switch self {
+        case .overloaded, .deadlineExceeded, .unavailable: true
+        default: false
+        }
+    }
 }

@@ -1,5 +1,6 @@
-/// The use cases of the contract, in the fixed endpoint order: the admin endpoint binds port
-/// N, and use case number k (1-based, in this order) binds port N + k.
+/// The use cases of the contract, named as on the wire (`endpoints.json`'s `useCases` keys,
+/// statistics, logs), in the fixed endpoint order: the admin endpoint binds port N, and use case
+/// number k (1-based, in this order) binds port N + k.
 public enum UseCaseName: String, Sendable, Hashable, CaseIterable {
     case registerUser = "RegisterUser"
     case getUserProfile = "GetUserProfile"
@@ -26,7 +27,9 @@ public enum UseCaseName: String, Sendable, Hashable, CaseIterable {
 
     /// Whether the use case writes to the store. A write is answered only once it is durable,
     /// which takes a commit (milliseconds), so its endpoint runs writes concurrently to let them
-    /// share commits; reads are answered inline, in arrival order.
+    /// share commits; reads are answered inline, in arrival order. A write binds the request's
+    /// `idempotencyKey`, which is what makes resending one that timed out safe; a read has no
+    /// effect, so resending it is always safe.
     public var writes: Bool {
         switch self {
         case .registerUser, .updateUserProfile, .deactivateUser, .startSubscription, .createRestaurant,

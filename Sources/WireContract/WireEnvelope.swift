@@ -1,0 +1,177 @@
+import WireJSON
+
+/// The envelope of wire protocol v1, shared by every request and reply:
+///
+/// - request `{"v":1,"id":"…","params":{…},"deadlineMs":…,"idempotencyKey":"…"}` (admin requests
+///   add `"op"`),
+/// - success `{"v":1,"id":…,"ok":true,"result":{…}}`,
+/// - failure `{"v":1,"id":…,"ok":false,"error":{"code":"…","message":"…"}}`.
+///
+/// The member names are spelled here and nowhere else; the service's decoder and encoder, the
+/// client library, svcctl, the benchmarks and the tests use them.
+public enum WireEnvelope {
+    /// The protocol version, the value of `v`.
+    public static let version = 1
+
+    /// The envelope's member names.
+    public enum Key {
+        /// `v`: the protocol version.
+        public static let version = WireKey("v")
+        /// `id`: the caller's correlation id, echoed in the reply.
+        public static let id = WireKey("id")
+        /// `params`: the use case's (or admin operation's) parameters.
+        public static let params = WireKey("params")
+        /// `deadlineMs`: milliseconds after receipt by which the request must have started.
+        public static let deadline = WireKey("deadlineMs")
+        /// `idempotencyKey`: makes resending a write safe.
+        public static let idempotencyKey = WireKey("idempotencyKey")
+        /// `op`: the admin operation.
+        public static let op = WireKey("op")
+        /// `ok`: whether the request succeeded.
+        public static let ok = WireKey("ok")
+        /// `result`: a success's payload.
+        public static let result = WireKey("result")
+        /// `error`: a failure's code and message.
+        public static let error = WireKey("error")
+        /// `code` (inside `error`): a ``WireErrorCode``'s raw value.
+        public static let code = WireKey("code")
+        /// `message` (inside `error`): what went wrong, in plain words.
+        public static let message = WireKey("message")
+    }
+
+    /// A use-case request.
+    public static func request(
+        id: String?, params: JSONObject, idempotencyKey: String? = nil, deadlineMilliseconds: Int? = nil
+    ) -> JSONValue {
+        var envelope = JSONObject()
+        envelope.append(key: Key.version.name, value: .int(version))
+        if let id { envelope.append(key: Key.id.name, value: .string(id)) }
+        if let idempotencyKey { envelope.append(key: Key.idempotencyKey.name, value: .string(idempotencyKey)) }
+        if let deadlineMilliseconds { envelope.append(key: Key.deadline.name, value: .int(deadlineMilliseconds)) }
+        envelope.append(key: Key.params.name, value: .object(params))
+        return .object(envelope)
+    }
+
+    /// An admin request for `operation`.
+    public static func adminRequest(id: String?, operation: AdminOperation, params: JSONObject = JSONObject()) -> JSONValue {
+        var envelope = JSONObject()
+        envelope.append(key: Key.version.name, value: .int(version))
+        if let id { envelope.append(key: Key.id.name, value: .string(id)) }
+        envelope.append(key: Key.op.name, value: .string(operation.rawValue))
+        envelope.append(key: Key.params.name, value: .object(params))
+        return .object(envelope)
+    }
+
+    /// The bytes of a use-case request whose `params` are JSON text already (load generators
+    /// make them by the million): `{"v":1,"id":"<id>","params":<paramsJSON>}`, with
+    /// `idempotencyKey` before `params` when given. `id` and the key must need no escaping.
+    public static func requestBytes(id: String, paramsJSON: String, idempotencyKey: String? = nil) -> [UInt8] {
+        var text = "{\"\(Key.version.name)\":\(version),\"\(Key.id.name)\":\"\(id)\","
+        if let idempotencyKey { text += "\"\(Key.idempotencyKey.name)\":\"\(idempotencyKey)\"," }
+        text += "\"\(Key.params.name)\":\(paramsJSON)}"
+        return Array(text.utf8)
+    }
+
+    /// The bytes every request made by ``requestBytes(id:paramsJSON:idempotencyKey:)`` starts
+    /// with, up to the id's first character: `{"v":1,"id":"`.
+    public static let requestPrefix = Array("{\"\(Key.version.name)\":\(version),\"\(Key.id.name)\":\"".utf8)
+
+    /// The bytes that follow the id's closing quote in every success reply the service sends:
+    /// `,"ok":true`.
+    public static let successAfterId = Array(",\"\(Key.ok.name)\":true".utf8)
+}
+
+extension WireEnvelope {
+    /// A reply as a client reads it.
+    public enum Reply: Sendable, Hashable {
+        /// `"ok":true`, with its `result`.
+        case success(result: JSONObject)
+        /// `"ok":false`, with its error's code (as sent: codes this version does not know stay
+        /// readable) and message.
+        case failure(code: String, message: String)
+
+        /// The code as a ``WireErrorCode`` (`nil` on success or for a code this version does not
+        /// know).
+        public var errorCode: WireErrorCode? {
+            guard case .failure(let code, _) = self else { return nil }
+            return WireErrorCode(rawValue: code)
+        }
+    }
+
+    /// Reads a parsed reply: an object with `v` = 1, a boolean `ok`, and a `result` object
+    /// (success) or an `error` object with a string `code` (failure; `message` may be missing).
+    /// Returns the reply and its `id` (`nil` when absent or `null`), or what is wrong with it, in
+    /// plain words.
+    public static func readReply(_ value: JSONValue) -> Result<(id: String?, reply: Reply), ReplyShapeError> {
+        guard let envelope = value.objectValue else { return .failure(ReplyShapeError("the reply is not a JSON object")) }
+        guard envelope[Key.version.name]?.intValue == version else {
+            return .failure(ReplyShapeError("the reply's \(Key.version.name) is not \(version)"))
+        }
+        let id = envelope[Key.id.name]?.stringValue
+        switch envelope[Key.ok.name]?.boolValue {
+        case true?:
+            guard let result = envelope[Key.result.name]?.objectValue else {
+                return .failure(ReplyShapeError("a success reply without a \(Key.result.name) object"))
+            }
+            return .success((id, .success(result: result)))
+        case false?:
+            guard let error = envelope[Key.error.name]?.objectValue, let code = error[Key.code.name]?.stringValue else {
+                return .failure(ReplyShapeError("a failure reply without \(Key.error.name).\(Key.code.name)"))
+            }
+            return .success((id, .failure(code: code, message: error[Key.message.name]?.stringValue ?? "")))
+        case nil:
+            return .failure(ReplyShapeError("the reply has no boolean \(Key.ok.name)"))
+        }
+    }
+}
+
+/// Why a reply does not have the envelope's shape, in plain words.
+public struct ReplyShapeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// One member name of the envelope, usable as a literal (``JSONWriter/key(literal:)``) and as
+/// a string.
+public struct WireKey: Sendable {
+    /// The name as a literal.
+    public let literal: StaticString
+
+    /// The name.
+    public var name: String { literal.description }
+
+    init(_ literal: StaticString) {
+        self.literal = literal
+    }
+}
+
+extension JSONValue {
+    /// The member `key` of an object; `nil` for anything else.
+    public subscript(key: WireKey) -> JSONValue? {
+        self[key.name]
+    }
+
+    /// Of a reply: whether its `ok` is `true`.
+    public var replySucceeded: Bool {
+        self[WireEnvelope.Key.ok]?.boolValue == true
+    }
+
+    /// Of a success reply: its `result`.
+    public var replyResult: JSONValue? {
+        self[WireEnvelope.Key.result]
+    }
+
+    /// Of a failure reply: its `error.code`, as sent.
+    public var replyErrorCode: String? {
+        self[WireEnvelope.Key.error]?[WireEnvelope.Key.code]?.stringValue
+    }
+
+    /// Of a failure reply: its `error.message`.
+    public var replyErrorMessage: String? {
+        self[WireEnvelope.Key.error]?[WireEnvelope.Key.message]?.stringValue
+    }
+}
