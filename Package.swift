@@ -50,6 +50,9 @@ let package = Package(
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         // Allocation-light JSON parser and writer for the wire protocol.
         .target(name: "WireJSON"),
+        // SplitMix64, the one seeded generator: the sample data, `svcctl stress --seed` and the
+        // tests' random inputs come out the same on every run. No dependencies.
+        .target(name: "SeededRandom"),
         // Presentation: one actor-hosted ROUTER endpoint per use case, wire DTOs, error codes.
         .target(name: "Transport", dependencies: [
             "Domain", "ZeroMQ", "WireJSON",
@@ -60,7 +63,7 @@ let package = Package(
         ]),
         // Composition root: buildService(configuration:) wires every concrete type.
         .target(name: "ServiceApp", dependencies: [
-            "Domain", "Persistence", "Transport", "ZeroMQ", "WireJSON",
+            "Domain", "Persistence", "Transport", "ZeroMQ", "WireJSON", "SeededRandom",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             // The monitoring HTTP listener (NIOHTTP1) and the registry it serves.
@@ -82,7 +85,7 @@ let package = Package(
         // The operators' admin client: talks to svcd's CURVE-secured admin endpoint. Reads
         // cluster files (`stress --cluster`) with RestaurantClient's ClusterFile.
         .executableTarget(name: "svcctl", dependencies: [
-            "ZeroMQ", "WireJSON", "RestaurantClient",
+            "ZeroMQ", "WireJSON", "RestaurantClient", "SeededRandom",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
@@ -108,16 +111,16 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
-        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], resources: [.copy("JSONTestSuite")]),
+        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "SeededRandom"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON"], path: "Tests/WireTestSupport"),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireTestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireTestSupport", "SeededRandom"]),
         // Launching a real svcd child process (and other tools) from tests.
         .target(name: "SvcdTestSupport", dependencies: ["WireJSON", "WireTestSupport"], path: "Tests/SvcdTestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: [
-            "ZeroMQ", "WireJSON", "WireTestSupport", "SvcdTestSupport", "Persistence", "RestaurantClient",
+            "ZeroMQ", "WireJSON", "WireTestSupport", "SvcdTestSupport", "Persistence", "RestaurantClient", "SeededRandom",
         ]),
         // The contract's guarantees under load and faults, against real svcd processes.
-        .testTarget(name: "StressTests", dependencies: ["ZeroMQ", "WireJSON", "WireTestSupport", "SvcdTestSupport"]),
+        .testTarget(name: "StressTests", dependencies: ["ZeroMQ", "WireJSON", "WireTestSupport", "SvcdTestSupport", "SeededRandom"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Persistence
+import SeededRandom
 import Testing
 import WireJSON
 import WireTestSupport
@@ -447,9 +448,9 @@ private let craftedCursors: [String] = ["R", "V", "O", "F"].flatMap { kind in
 
 /// Seeded generation of hostile values, params and envelopes.
 private struct FuzzGenerator {
-    var random: SeededGenerator
+    var random: SplitMix64
 
-    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
     mutating func pick<T>(_ choices: [T]) -> T { choices.randomElement(using: &random)! }

@@ -1,5 +1,6 @@
 import Domain
 import Persistence
+import SeededRandom
 
 /// The deterministic sample data set behind `--seed-sample`: 300 restaurants across 12
 /// cuisines, 60 users, about 1,650 reviews, about 1,350 menu items, some favorites and orders.
@@ -107,23 +108,6 @@ enum SampleData {
             clock.advance(milliseconds: 30 * 60_000)
         }
         return summary
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64) so the sample data never changes between runs.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
