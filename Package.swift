@@ -32,7 +32,9 @@ let package = Package(
         .target(name: "Domain", swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
         // Repository implementations behind Domain's protocols: SQLite (the embedded default,
         // with group commit), PostgreSQL (several svcd instances on one database) and in-memory
-        // actors for tests. Records and mappers live here.
+        // actors for tests. Records and mappers live here, and the adapters of Domain's ports
+        // (Adapters/: the system clock, time-ordered ids, a fixed tax rate, and the fixed clock
+        // and sequential ids the sample data set is made with).
         .target(name: "Persistence", dependencies: [
             "Domain",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -105,16 +107,18 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence"]),
+        // Test doubles of Domain's ports (a clock the test moves by hand).
+        .target(name: "RestaurantTesting", dependencies: ["Domain", "Persistence"], path: "Tests/RestaurantTesting"),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence", "RestaurantTesting"]),
         .testTarget(name: "PersistenceTests", dependencies: [
-            "Domain", "Persistence", "SvcdTestSupport",
+            "Domain", "Persistence", "RestaurantTesting", "SvcdTestSupport",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "SeededRandom"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON"], path: "Tests/WireTestSupport"),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireTestSupport", "SeededRandom"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireTestSupport", "SeededRandom", "RestaurantTesting"]),
         // Launching a real svcd child process (and other tools) from tests.
         .target(name: "SvcdTestSupport", dependencies: ["WireJSON", "WireTestSupport"], path: "Tests/SvcdTestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: [

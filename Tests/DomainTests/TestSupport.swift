@@ -1,5 +1,6 @@
 import Domain
 import Persistence
+import RestaurantTesting
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Persistence
+import RestaurantTesting
 import Testing
 
 /// Which repository implementations a test runs against.

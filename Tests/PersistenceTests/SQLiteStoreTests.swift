@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import GRDB
 import Persistence
+import RestaurantTesting
 import Testing
 
 /// Repositories and use cases over one ``SQLiteStore``, for tests that open several stores

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Persistence
+import RestaurantTesting
 import SeededRandom
 import Testing
 import WireJSON
