@@ -107,7 +107,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // Test doubles of Domain's ports (a clock the test moves by hand).
+        // The tests' one World (repositories, deterministic ports and every use case, over a new
+        // in-memory store or over any store's repositories) and the test doubles of Domain's
+        // ports (a clock the test moves by hand). Shared by the Domain, Persistence and
+        // Transport tests.
         .target(name: "RestaurantTesting", dependencies: ["Domain", "Persistence"], path: "Tests/RestaurantTesting"),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence", "RestaurantTesting"]),
         .testTarget(name: "PersistenceTests", dependencies: [
