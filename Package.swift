@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "SeededRandom"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON"], path: "Tests/WireTestSupport"),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireTestSupport", "SeededRandom", "RestaurantTesting"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "ZeroMQ", "WireJSON", "WireTestSupport", "SeededRandom", "RestaurantTesting"]),
         // Launching a real svcd child process (and other tools) from tests.
         .target(name: "SvcdTestSupport", dependencies: ["WireJSON", "WireTestSupport"], path: "Tests/SvcdTestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: [
