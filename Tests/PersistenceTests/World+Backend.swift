@@ -1,13 +1,5 @@
-import Domain
 import Persistence
 import RestaurantTesting
-import Testing
-
-/// Which repository implementations a test runs against.
-enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case memory, sqlite, postgres
-    var testDescription: String { rawValue }
-}
 
 /// What a world of these tests was opened from, kept as its ``World/backing`` so the store stays
 /// open (and its directory on disk) while the world is in use.
