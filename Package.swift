@@ -32,7 +32,9 @@ let package = Package(
         .target(name: "Domain", swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
         // Repository implementations behind Domain's protocols: SQLite (the embedded default,
         // with group commit), PostgreSQL (several svcd instances on one database) and in-memory
-        // actors for tests. Records and mappers live here.
+        // actors for tests. Records and mappers live here, and the adapters of Domain's ports
+        // (Adapters/: the system clock, time-ordered ids, a fixed tax rate, and the fixed clock
+        // and sequential ids the sample data set is made with).
         .target(name: "Persistence", dependencies: [
             "Domain",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -54,6 +56,9 @@ let package = Package(
         // writes), error codes (which are safe to resend), the envelope's members,
         // endpoints.json (reading and writing), admin operations.
         .target(name: "WireContract", dependencies: ["WireJSON"]),
+        // SplitMix64, the one seeded generator: the sample data, `svcctl stress --seed` and the
+        // tests' random inputs come out the same on every run. No dependencies.
+        .target(name: "SeededRandom"),
         // Presentation: one actor-hosted ROUTER endpoint per use case, wire DTOs, error codes.
         .target(name: "Transport", dependencies: [
             "Domain", "ZeroMQ", "WireJSON", "WireContract",
@@ -64,7 +69,7 @@ let package = Package(
         ]),
         // Composition root: buildService(configuration:) wires every concrete type.
         .target(name: "ServiceApp", dependencies: [
-            "Domain", "Persistence", "Transport", "ZeroMQ", "WireJSON", "WireContract",
+            "Domain", "Persistence", "Transport", "ZeroMQ", "WireJSON", "WireContract", "SeededRandom",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             // The monitoring HTTP listener (NIOHTTP1) and the registry it serves.
@@ -86,7 +91,7 @@ let package = Package(
         // The operators' admin client: talks to svcd's CURVE-secured admin endpoint. Reads
         // cluster files (`stress --cluster`) with RestaurantClient's ClusterFile.
         .executableTarget(name: "svcctl", dependencies: [
-            "ZeroMQ", "WireJSON", "WireContract", "RestaurantClient",
+            "ZeroMQ", "WireJSON", "WireContract", "RestaurantClient", "SeededRandom",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
@@ -106,22 +111,27 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence"]),
+        // The tests' one World (repositories, deterministic ports and every use case, over a new
+        // in-memory store or over any store's repositories) and the test doubles of Domain's
+        // ports (a clock the test moves by hand). Shared by the Domain, Persistence and
+        // Transport tests.
+        .target(name: "RestaurantTesting", dependencies: ["Domain", "Persistence"], path: "Tests/RestaurantTesting"),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence", "RestaurantTesting"]),
         .testTarget(name: "PersistenceTests", dependencies: [
-            "Domain", "Persistence", "SvcdTestSupport",
+            "Domain", "Persistence", "RestaurantTesting", "SvcdTestSupport",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
-        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], resources: [.copy("JSONTestSuite")]),
+        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "SeededRandom"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON", "WireContract"], path: "Tests/WireTestSupport"),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SeededRandom", "RestaurantTesting"]),
         // Launching a real svcd child process (and other tools) from tests.
         .target(name: "SvcdTestSupport", dependencies: ["WireJSON", "WireContract", "WireTestSupport"], path: "Tests/SvcdTestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: [
-            "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "Persistence", "RestaurantClient",
+            "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "Persistence", "RestaurantClient", "SeededRandom",
         ]),
         // The contract's guarantees under load and faults, against real svcd processes.
-        .testTarget(name: "StressTests", dependencies: ["ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport"]),
+        .testTarget(name: "StressTests", dependencies: ["ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "SeededRandom"]),
     ]
 )

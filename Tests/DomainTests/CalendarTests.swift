@@ -1,5 +1,6 @@
 import Domain
 import Persistence
+import RestaurantTesting
 import Testing
 
 @Suite("CivilDate")
@@ -154,6 +155,12 @@ struct ManualWallClockTests {
         #expect(clock.now() == World.start.adding(milliseconds: 1500))
         clock.set(Timestamp(year: 2000, month: 1, day: 1))
         #expect(clock.now() == Timestamp(year: 2000, month: 1, day: 1))
+    }
+
+    @Test func fixedClockAlwaysShowsItsTime() {
+        let clock = FixedWallClock(World.start)
+        #expect(clock.now() == World.start)
+        #expect(clock.now() == World.start)
     }
 
     @Test func sequentialIdsArePredictable() {

@@ -1,4 +1,5 @@
 import Domain
+import RestaurantTesting
 import Testing
 
 private func restaurant(

@@ -1,5 +1,5 @@
 import Domain
-import Persistence
+import RestaurantTesting
 import Testing
 
 @Suite("SaveFavoriteRestaurant")
@@ -12,7 +12,7 @@ struct SaveFavoriteRestaurantTests {
         #expect(try await world.saveFavorite.execute(userId: user.id, restaurantId: first.id) == 1)
         world.advance(minutes: 5)
         #expect(try await world.saveFavorite.execute(userId: user.id, restaurantId: second.id) == 2)
-        #expect(await world.favorites.favorites(of: user.id) == [
+        #expect(try await world.favorites.favorites(of: user.id) == [
             Favorite(userId: user.id, restaurantId: second.id, savedAt: World.start.adding(milliseconds: 300_000)),
             Favorite(userId: user.id, restaurantId: first.id, savedAt: World.start),
         ])
@@ -28,7 +28,7 @@ struct SaveFavoriteRestaurantTests {
         _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: b.id)
         world.advance(minutes: 1)
         #expect(try await world.saveFavorite.execute(userId: user.id, restaurantId: a.id) == 2)
-        let stored = await world.favorites.favorites(of: user.id)
+        let stored = try await world.favorites.favorites(of: user.id)
         #expect(stored.map(\.restaurantId) == [b.id, a.id])
         #expect(stored.last?.savedAt == World.start)
     }
@@ -56,7 +56,7 @@ struct SaveFavoriteRestaurantTests {
         await expectBusinessRule(.favoritesLimitReached(limit: 100)) {
             try await world.saveFavorite.execute(userId: user.id, restaurantId: ids[100])
         }
-        let stored = await world.favorites.favorites(of: user.id)
+        let stored = try await world.favorites.favorites(of: user.id)
         #expect(stored.count == 100)
         #expect(!stored.contains { $0.restaurantId == ids[100] })
         #expect(try await world.getFavorites.execute(userId: user.id).count == 100)
@@ -99,7 +99,7 @@ struct SaveFavoriteRestaurantTests {
         await expectNotFound("restaurant", id: "nope") {
             try await world.saveFavorite.execute(userId: user.id, restaurantId: RestaurantID("nope"))
         }
-        #expect(await world.favorites.favorites(of: user.id).isEmpty)
+        #expect(try await world.favorites.favorites(of: user.id).isEmpty)
     }
 
     @Test func savingForInactiveUserIsUnauthorizedAndStoresNothing() async throws {
@@ -109,7 +109,7 @@ struct SaveFavoriteRestaurantTests {
         await expectUnauthorized {
             try await world.saveFavorite.execute(userId: user.id, restaurantId: restaurant.id)
         }
-        #expect(await world.favorites.favorites(of: user.id).isEmpty)
+        #expect(try await world.favorites.favorites(of: user.id).isEmpty)
     }
 }
 
@@ -123,7 +123,7 @@ struct RemoveFavoriteRestaurantTests {
         _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: a.id)
         _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: b.id)
         #expect(try await world.removeFavorite.execute(userId: user.id, restaurantId: a.id) == 1)
-        #expect(await world.favorites.favorites(of: user.id).map(\.restaurantId) == [b.id])
+        #expect(try await world.favorites.favorites(of: user.id).map(\.restaurantId) == [b.id])
         #expect(try await world.getRestaurant.execute(restaurantId: a.id, userId: user.id).isFavorite == false)
     }
 
@@ -163,7 +163,7 @@ struct RemoveFavoriteRestaurantTests {
         await expectUnauthorized {
             try await world.removeFavorite.execute(userId: user.id, restaurantId: restaurant.id)
         }
-        #expect(await world.favorites.contains(userId: user.id, restaurantId: restaurant.id))
+        #expect(try await world.favorites.contains(userId: user.id, restaurantId: restaurant.id))
     }
 }
 

@@ -1,5 +1,5 @@
 import Domain
-import Persistence
+import RestaurantTesting
 import Testing
 
 @Suite("LoadFeed")

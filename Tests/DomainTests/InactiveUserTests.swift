@@ -1,5 +1,5 @@
 import Domain
-import Persistence
+import RestaurantTesting
 import Testing
 
 /// The contract: "A use case given an inactive user's userId answers [unauthorized], except
@@ -30,10 +30,10 @@ struct InactiveUserTests {
 
         /// Nothing about the user, the favorites, the reviews or the stock changed.
         func expectUnchanged(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-            #expect(await world.users.user(id: user.id) == user, sourceLocation: sourceLocation)
-            #expect(await world.favorites.favorites(of: user.id).map(\.restaurantId) == [restaurant.id], sourceLocation: sourceLocation)
-            #expect(await world.restaurants.restaurant(id: restaurant.id)?.reviewCount == 1, sourceLocation: sourceLocation)
-            #expect(await world.restaurants.restaurant(id: other.id)?.reviewCount == 0, sourceLocation: sourceLocation)
+            #expect(try await world.users.user(id: user.id) == user, sourceLocation: sourceLocation)
+            #expect(try await world.favorites.favorites(of: user.id).map(\.restaurantId) == [restaurant.id], sourceLocation: sourceLocation)
+            #expect(try await world.restaurants.restaurant(id: restaurant.id)?.reviewCount == 1, sourceLocation: sourceLocation)
+            #expect(try await world.restaurants.restaurant(id: other.id)?.reviewCount == 0, sourceLocation: sourceLocation)
             #expect(try await world.stock(of: item.id) == 9, sourceLocation: sourceLocation)
             #expect(try await world.listOrders.execute(userId: user.id).items == [order], sourceLocation: sourceLocation)
         }

@@ -1,5 +1,5 @@
 import Domain
-import Persistence
+import RestaurantTesting
 import Testing
 
 @Suite("CreateRestaurant")
@@ -21,7 +21,7 @@ struct CreateRestaurantTests {
         #expect(restaurant == expected)
         #expect(restaurant.rating == 0)
         #expect(restaurant.reviewCount == 0)
-        #expect(await world.restaurants.restaurant(id: restaurant.id) == expected)
+        #expect(try await world.restaurants.restaurant(id: restaurant.id) == expected)
     }
 
     @Test func createTurnsBlankOptionalFieldsIntoNil() async throws {

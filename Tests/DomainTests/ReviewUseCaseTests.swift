@@ -1,5 +1,5 @@
 import Domain
-import Persistence
+import RestaurantTesting
 import Testing
 
 @Suite("AddReview")
@@ -13,7 +13,7 @@ struct AddReviewTests {
         #expect(output.review == expected)
         #expect(output.restaurantRating == 4.0)
         #expect(try await world.getReviews.execute(restaurantId: restaurant.id).items == [expected])
-        let stored = try #require(await world.restaurants.restaurant(id: restaurant.id))
+        let stored = try #require(try await world.restaurants.restaurant(id: restaurant.id))
         #expect(stored.reviewCount == 1)
         #expect(stored.ratingTotal == 4)
     }
@@ -36,7 +36,7 @@ struct AddReviewTests {
         await expectInvalidInput("rating") {
             try await world.addReview.execute(.init(userId: user.id, restaurantId: restaurant.id, rating: rating, text: "x"))
         }
-        #expect(await world.restaurants.restaurant(id: restaurant.id)?.reviewCount == 0)
+        #expect(try await world.restaurants.restaurant(id: restaurant.id)?.reviewCount == 0)
         #expect(try await world.getReviews.execute(restaurantId: restaurant.id).items.isEmpty)
     }
 
@@ -49,7 +49,7 @@ struct AddReviewTests {
         await expectInvalidInput("text") {
             try await world.addReview.execute(.init(userId: user.id, restaurantId: restaurant.id, rating: 3, text: string(length: 2001)))
         }
-        #expect(await world.restaurants.restaurant(id: restaurant.id)?.reviewCount == 1)
+        #expect(try await world.restaurants.restaurant(id: restaurant.id)?.reviewCount == 1)
     }
 
     @Test func emptyTextIsAccepted() async throws {
@@ -69,7 +69,7 @@ struct AddReviewTests {
             last = try await world.addReview.execute(.init(userId: user.id, restaurantId: restaurant.id, rating: rating, text: "again")).restaurantRating
         }
         #expect(last == Double(13) / Double(3))
-        let stored = try #require(await world.restaurants.restaurant(id: restaurant.id))
+        let stored = try #require(try await world.restaurants.restaurant(id: restaurant.id))
         #expect(stored.reviewCount == 3)
         #expect(stored.rating == Double(13) / Double(3))
         #expect(try await world.getReviews.execute(restaurantId: restaurant.id).items.count == 3)
@@ -102,7 +102,7 @@ struct AddReviewTests {
         await expectNotFound("user", id: "ghost") {
             try await world.addReview.execute(.init(userId: UserID("ghost"), restaurantId: restaurant.id, rating: 3, text: ""))
         }
-        #expect(await world.restaurants.restaurant(id: restaurant.id)?.reviewCount == 0)
+        #expect(try await world.restaurants.restaurant(id: restaurant.id)?.reviewCount == 0)
     }
 
     @Test func reviewByInactiveUserIsUnauthorizedAndStoresNothing() async throws {
@@ -112,7 +112,7 @@ struct AddReviewTests {
         await expectUnauthorized {
             try await world.addReview.execute(.init(userId: user.id, restaurantId: restaurant.id, rating: 5, text: ""))
         }
-        #expect(await world.restaurants.restaurant(id: restaurant.id) == restaurant)
+        #expect(try await world.restaurants.restaurant(id: restaurant.id) == restaurant)
         #expect(try await world.getReviews.execute(restaurantId: restaurant.id).items.isEmpty)
     }
 }

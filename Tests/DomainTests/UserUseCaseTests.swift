@@ -1,5 +1,5 @@
 import Domain
-import Persistence
+import RestaurantTesting
 import Testing
 
 @Suite("RegisterUser")
@@ -13,7 +13,7 @@ struct RegisterUserTests {
         )
         #expect(user == expected)
         #expect(user.email.value == "ada@example.com")
-        #expect(await world.users.user(id: user.id) == expected)
+        #expect(try await world.users.user(id: user.id) == expected)
     }
 
     @Test(arguments: [
@@ -52,7 +52,7 @@ struct RegisterUserTests {
         await expectInvalidInput("email") {
             try await world.registerUser.execute(.init(name: "Someone", email: email))
         }
-        #expect(await world.users.allUsers().isEmpty)
+        #expect(try await world.users.allUsers().isEmpty)
     }
 
     @Test func registerAccepts254CharacterEmail() async throws {
@@ -88,7 +88,7 @@ struct RegisterUserTests {
         await expectConflict {
             try await world.registerUser.execute(.init(name: "Impostor", email: "  ADA@Example.COM "))
         }
-        let all = await world.users.allUsers()
+        let all = try await world.users.allUsers()
         #expect(all == [first])
     }
 
@@ -98,7 +98,7 @@ struct RegisterUserTests {
         await expectConflict {
             try await world.registerUser.execute(.init(name: "Twin", email: "ada@example.com"))
         }
-        #expect(await world.users.allUsers().count == 1)
+        #expect(try await world.users.allUsers().count == 1)
     }
 
     @Test func registerAccepts100CharacterNameAndRefuses101() async throws {
@@ -108,7 +108,7 @@ struct RegisterUserTests {
         await expectInvalidInput("name") {
             try await world.registerUser.execute(.init(name: string(length: 101), email: "b@example.com"))
         }
-        #expect(await world.users.allUsers().count == 1)
+        #expect(try await world.users.allUsers().count == 1)
     }
 
     @Test func registerCountsNameLengthAfterTrimming() async throws {
@@ -123,7 +123,7 @@ struct RegisterUserTests {
         await expectInvalidInput("name") {
             try await world.registerUser.execute(.init(name: name, email: "a@example.com"))
         }
-        #expect(await world.users.allUsers().isEmpty)
+        #expect(try await world.users.allUsers().isEmpty)
     }
 }
 
@@ -210,7 +210,7 @@ struct UpdateUserProfileTests {
         #expect(updated.id == user.id)
         #expect(updated.joinedAt == user.joinedAt)
         #expect(updated.isActive)
-        #expect(await world.users.user(id: user.id) == updated)
+        #expect(try await world.users.user(id: user.id) == updated)
     }
 
     @Test func updateWithOnlyANameKeepsTheEmail() async throws {
@@ -226,7 +226,7 @@ struct UpdateUserProfileTests {
         let user = try await world.makeUser()
         let same = try await world.updateUserProfile.execute(.init(userId: user.id))
         #expect(same == user)
-        #expect(await world.users.user(id: user.id) == user)
+        #expect(try await world.users.user(id: user.id) == user)
     }
 
     @Test func updateToAnotherUsersEmailInOtherCaseIsConflictAndChangesNothing() async throws {
@@ -236,7 +236,7 @@ struct UpdateUserProfileTests {
         await expectConflict {
             try await world.updateUserProfile.execute(.init(userId: bob.id, name: "Bobby", email: "ADA@EXAMPLE.com"))
         }
-        #expect(await world.users.user(id: bob.id) == bob)
+        #expect(try await world.users.user(id: bob.id) == bob)
     }
 
     @Test func updateToOwnEmailInOtherCaseIsAccepted() async throws {
@@ -244,7 +244,7 @@ struct UpdateUserProfileTests {
         let ada = try await world.makeUser(name: "Ada", email: "ada@example.com")
         let updated = try await world.updateUserProfile.execute(.init(userId: ada.id, email: "ADA@Example.com"))
         #expect(updated.email.value == "ADA@Example.com")
-        #expect(await world.users.user(id: ada.id)?.email.value == "ADA@Example.com")
+        #expect(try await world.users.user(id: ada.id)?.email.value == "ADA@Example.com")
     }
 
     @Test func updateReleasesTheOldEmailForOthers() async throws {
@@ -265,7 +265,7 @@ struct UpdateUserProfileTests {
         await expectInvalidInput("email") {
             try await world.updateUserProfile.execute(.init(userId: user.id, email: email))
         }
-        #expect(await world.users.user(id: user.id) == user)
+        #expect(try await world.users.user(id: user.id) == user)
     }
 
     @Test func updateRefusesBlankOrOverlongNameNamingName() async throws {
@@ -294,7 +294,7 @@ struct UpdateUserProfileTests {
         await expectUnauthorized {
             try await world.updateUserProfile.execute(.init(userId: user.id, name: "Revived"))
         }
-        #expect(await world.users.user(id: user.id) == user)
+        #expect(try await world.users.user(id: user.id) == user)
     }
 }
 
@@ -306,7 +306,7 @@ struct DeactivateUserTests {
         let deactivated = try await world.deactivateUser.execute(userId: user.id)
         #expect(deactivated == user.with(isActive: false))
         #expect(deactivated.isActive == false)
-        #expect(await world.users.user(id: user.id)?.isActive == false)
+        #expect(try await world.users.user(id: user.id)?.isActive == false)
     }
 
     @Test func deactivatingTwiceSucceedsAndStaysInactive() async throws {
@@ -328,7 +328,7 @@ struct DeactivateUserTests {
     @Test func deactivatedUsersEmailStaysTaken() async throws {
         let world = World()
         _ = try await world.makeUser(email: "gone@example.com")
-        let users = await world.users.allUsers()
+        let users = try await world.users.allUsers()
         _ = try await world.deactivateUser.execute(userId: try #require(users.first).id)
         await expectConflict {
             try await world.registerUser.execute(.init(name: "Again", email: "GONE@example.com"))
@@ -344,7 +344,7 @@ struct StartSubscriptionTests {
         let subscribed = try await world.startSubscription.execute(userId: user.id, months: 1)
         #expect(subscribed.subscriptionActiveUntil == Timestamp(year: 2026, month: 7, day: 15, hour: 12))
         #expect(subscribed == user.with(subscriptionActiveUntil: .some(Timestamp(year: 2026, month: 7, day: 15, hour: 12))))
-        #expect(await world.users.user(id: user.id) == subscribed)
+        #expect(try await world.users.user(id: user.id) == subscribed)
         #expect(try await world.getUserProfile.execute(userId: user.id).canAccessPremiumContent)
     }
 
@@ -407,7 +407,7 @@ struct StartSubscriptionTests {
         await expectInvalidInput("months") {
             try await world.startSubscription.execute(userId: user.id, months: months)
         }
-        #expect(await world.users.user(id: user.id)?.subscriptionActiveUntil == nil)
+        #expect(try await world.users.user(id: user.id)?.subscriptionActiveUntil == nil)
     }
 
     @Test func subscriptionOfOneAndOf120MonthsAreAccepted() async throws {
@@ -431,6 +431,6 @@ struct StartSubscriptionTests {
         await expectUnauthorized {
             try await world.startSubscription.execute(userId: user.id, months: 1)
         }
-        #expect(await world.users.user(id: user.id)?.subscriptionActiveUntil == nil)
+        #expect(try await world.users.user(id: user.id)?.subscriptionActiveUntil == nil)
     }
 }

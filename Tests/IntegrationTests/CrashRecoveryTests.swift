@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import SeededRandom
 import Synchronization
 import Testing
 import SvcdTestSupport
@@ -26,7 +27,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: root) }
         let dataDirectory = root.appendingPathComponent("data").path
         var ledger = Ledger()
-        var generator = SeededGenerator(seed: 0xC0FFEE)
+        var generator = SplitMix64(seed: 0xC0FFEE)
 
         for cycle in 1...Self.cycles {
             let child = try SvcdChild.launch(seed: cycle == 1, dataDirectory: dataDirectory)

@@ -1,5 +1,6 @@
 import Domain
 import Persistence
+import RestaurantTesting
 import Testing
 
 /// Hundreds of racing use-case calls against each invariant that a check-then-act across an
@@ -7,11 +8,11 @@ import Testing
 @Suite(.postgres) struct ConcurrentInvariantTests {
     @Test(arguments: Backend.allCases, [250, 400])
     func favoritesCapHoldsUnderConcurrentSaves(_ backend: Backend, attempts: Int) async throws {
-        let world = try await Fixture(backend)
-        let user = try await world.user()
+        let world = try await World.open(backend)
+        let user = try await world.makeUser()
         var restaurantIds: [RestaurantID] = []
         for index in 0..<attempts {
-            restaurantIds.append(try await world.restaurant("R\(index)").id)
+            restaurantIds.append(try await world.makeRestaurant(name: "R\(index)").id)
         }
         let ids = restaurantIds
         let outcomes = await race(attempts) { index in
@@ -28,10 +29,10 @@ import Testing
     /// their results come back in.
     @Test(arguments: Backend.allCases)
     func racingSavesAndRemovesLeaveTheFavouriteCheckAsStored(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let user = try await world.user()
+        let world = try await World.open(backend)
+        let user = try await world.makeUser()
         var restaurantIds: [RestaurantID] = []
-        for index in 0..<4 { restaurantIds.append(try await world.restaurant("R\(index)").id) }
+        for index in 0..<4 { restaurantIds.append(try await world.makeRestaurant(name: "R\(index)").id) }
         let ids = restaurantIds
         let outcomes = await race(400) { index in
             let id = ids[index % ids.count]
@@ -57,9 +58,9 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func repeatedSavesOfOneFavoriteStoreItOnce(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let user = try await world.user()
-        let restaurant = try await world.restaurant()
+        let world = try await World.open(backend)
+        let user = try await world.makeUser()
+        let restaurant = try await world.makeRestaurant()
         let outcomes = await race(300) { _ in
             _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: restaurant.id)
         }
@@ -70,11 +71,11 @@ import Testing
     @Test(arguments: Backend.allCases, [(stock: 150, orders: 300), (stock: 0, orders: 200), (stock: 299, orders: 300)])
     func stockIsNeverOversoldUnderConcurrentOrders(_ backend: Backend, sizes: (stock: Int, orders: Int)) async throws {
         let (stock, orders) = sizes
-        let world = try await Fixture(backend)
-        let restaurant = try await world.restaurant()
-        let item = try await world.item(in: restaurant, stock: stock)
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
+        let item = try await world.makeItem(restaurantId: restaurant.id, stock: stock)
         var buyers: [UserID] = []
-        for index in 0..<8 { buyers.append(try await world.user("Buyer\(index)").id) }
+        for index in 0..<8 { buyers.append(try await world.makeUser(name: "Buyer\(index)").id) }
         let userIds = buyers
         let outcomes = await race(orders) { index in
             _ = try await world.placeOrder.execute(.init(userId: userIds[index % userIds.count], items: [.init(itemId: item.id, quantity: 1)], deliveryAddress: "2 High St"))
@@ -90,37 +91,37 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func multiItemOrdersTakeStockAllOrNothing(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let restaurant = try await world.restaurant()
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
         // Every order takes one of each; the scarce item runs out first and then no order may
         // take any plentiful stock.
-        let scarce = try await world.item(in: restaurant, stock: 120)
-        let plentiful = try await world.item(in: restaurant, stock: 1000)
-        let buyer = try await world.user()
+        let scarce = try await world.makeItem(restaurantId: restaurant.id, stock: 120)
+        let plentiful = try await world.makeItem(restaurantId: restaurant.id, stock: 1000)
+        let buyer = try await world.makeUser()
         let outcomes = await race(300) { _ in
             _ = try await world.placeOrder.execute(.init(userId: buyer.id, items: [.init(itemId: plentiful.id, quantity: 1), .init(itemId: scarce.id, quantity: 1)], deliveryAddress: "2 High St"))
         }
         #expect(outcomes.filter { $0 == .succeeded }.count == 120)
         #expect(try await world.menu.item(id: scarce.id)?.stock == 0)
         #expect(try await world.menu.item(id: plentiful.id)?.stock == 1000 - 120)
-        let stored = try await world.menu.orders(of: buyer.id, after: nil, limit: 500)
+        let stored = try await world.orders.orders(of: buyer.id, after: nil, limit: 500)
         #expect(stored.count == 120)
     }
 
     @Test(arguments: Backend.allCases, [1, 7])
     func stockIsConservedWhenRestocksRaceOrders(_ backend: Backend, seed: Int) async throws {
-        let world = try await Fixture(backend)
-        let restaurant = try await world.restaurant()
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
         let initial = 40
-        let item = try await world.item(in: restaurant, stock: initial)
-        let buyer = try await world.user()
+        let item = try await world.makeItem(restaurantId: restaurant.id, stock: initial)
+        let buyer = try await world.makeUser()
         // Quantities vary with the seed; restocks are interleaved with orders.
         let calls = 300
         let quantities = (0..<calls).map { 1 + ($0 * 31 + seed) % 3 }
         let isRestock = (0..<calls).map { ($0 + seed) % 4 == 0 }
         let outcomes = await race(calls) { index in
             if isRestock[index] {
-                _ = try await world.restock.execute(itemId: item.id, quantity: quantities[index])
+                _ = try await world.restockMenuItem.execute(itemId: item.id, quantity: quantities[index])
             } else {
                 _ = try await world.placeOrder.execute(.init(userId: buyer.id, items: [.init(itemId: item.id, quantity: quantities[index])], deliveryAddress: "2 High St"))
             }
@@ -131,18 +132,18 @@ import Testing
         #expect(left >= 0)
         #expect(initial + restocked == sold + left)
         #expect((0..<calls).filter { isRestock[$0] }.allSatisfy { outcomes[$0] == .succeeded })
-        let orders = try await world.menu.orders(of: buyer.id, after: nil, limit: 500)
+        let orders = try await world.orders.orders(of: buyer.id, after: nil, limit: 500)
         #expect(orders.map { $0.lines[0].quantity }.reduce(0, +) == sold)
     }
 
     @Test(arguments: Backend.allCases)
     func racingRestocksNeverTakeStockPastTheMaximum(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let restaurant = try await world.restaurant()
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
         let maximum = MenuItem.stocks.upperBound
-        let item = try await world.item(in: restaurant, stock: maximum - 100)
+        let item = try await world.makeItem(restaurantId: restaurant.id, stock: maximum - 100)
         // Room for 33 restocks of 3: exactly 33 of the 60 succeed, the rest are refused.
-        let outcomes = await race(60) { _ in _ = try await world.restock.execute(itemId: item.id, quantity: 3) }
+        let outcomes = await race(60) { _ in _ = try await world.restockMenuItem.execute(itemId: item.id, quantity: 3) }
         #expect(outcomes.filter { $0 == .succeeded }.count == 33)
         #expect(outcomes.filter { if case .refused(.businessRule(.stockAboveMaximum)) = $0 { true } else { false } }.count == 27, "\(Set(outcomes.map { "\($0)" }))")
         #expect(try await world.menu.item(id: item.id)?.stock == maximum - 1)
@@ -150,7 +151,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func oneEmailRegisteredInMixedCaseWinsExactlyOnce(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         let spellings = ["Sam@Example.com", "sam@example.com", "SAM@EXAMPLE.COM", "sAm@eXample.Com", "  sam@example.COM "]
         let outcomes = await race(250) { index in
             _ = try await world.registerUser.execute(.init(name: "Sam \(index)", email: spellings[index % spellings.count]))
@@ -162,9 +163,9 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func racingEmailChangesToOneAddressLeaveItUnique(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         var userIds: [UserID] = []
-        for index in 0..<200 { userIds.append(try await world.user("U\(index)").id) }
+        for index in 0..<200 { userIds.append(try await world.makeUser(name: "U\(index)").id) }
         let ids = userIds
         let outcomes = await race(ids.count) { index in
             _ = try await world.updateUserProfile.execute(.init(userId: ids[index], email: index.isMultiple(of: 2) ? "taken@example.com" : "TAKEN@example.com"))
@@ -176,9 +177,9 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func registrationAndEmailChangeRacingForOneAddressLeaveOneHolder(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         var userIds: [UserID] = []
-        for index in 0..<100 { userIds.append(try await world.user("U\(index)").id) }
+        for index in 0..<100 { userIds.append(try await world.makeUser(name: "U\(index)").id) }
         let ids = userIds
         let outcomes = await race(200) { index in
             if index < 100 {
@@ -193,10 +194,10 @@ import Testing
 
     @Test(arguments: Backend.allCases, [200, 333])
     func ratingIsTheMeanOfAllReviewsUnderConcurrentReviews(_ backend: Backend, reviews: Int) async throws {
-        let world = try await Fixture(backend)
-        let restaurant = try await world.restaurant()
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
         var authors: [UserID] = []
-        for index in 0..<10 { authors.append(try await world.user("Critic\(index)").id) }
+        for index in 0..<10 { authors.append(try await world.makeUser(name: "Critic\(index)").id) }
         let userIds = authors
         let ratings = (0..<reviews).map { 1 + ($0 * 7 + reviews) % 5 }
         let outcomes = await race(reviews) { index in
@@ -213,8 +214,8 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func deactivationRacingProfileUpdatesIsNeverUndone(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let user = try await world.user()
+        let world = try await World.open(backend)
+        let user = try await world.makeUser()
         let outcomes = await race(300) { index in
             if index == 150 {
                 _ = try await world.deactivateUser.execute(userId: user.id)

@@ -1,5 +1,6 @@
 import Domain
 import Persistence
+import RestaurantTesting
 import Testing
 
 /// A claim whose recorded result is the write result's description, so a replay shows exactly
@@ -39,7 +40,7 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
 @Suite(.postgres) struct IdempotencyTests {
     @Test(arguments: Backend.allCases)
     func aRepeatedRegistrationIsReplayedAndStoresOneUser(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         let user = User(id: UserID("u-1"), name: "Ada", email: EmailAddress("ada@example.com")!, joinedAt: world.clock.now())
         let first = await ClaimOutcome { try await world.users.insert(user, claim: claim("k1")) }
         #expect(first == .wrote(.stored(user)))
@@ -53,9 +54,9 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
 
     @Test(arguments: Backend.allCases)
     func aBoundKeyWithAnotherRequestIsAConflictAndWritesNothing(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let restaurant = try await world.restaurant()
-        let item = try await world.item(in: restaurant, stock: 10)
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
+        let item = try await world.makeItem(restaurantId: restaurant.id, stock: 10)
         let restocked = await ClaimOutcome { try await world.menu.restock(itemId: item.id, quantity: 5, claim: claim("k", "restock 5")) }
         #expect(restocked == .wrote(.restocked(item.with(stock: 15))))
         let other = await ClaimOutcome { try await world.menu.restock(itemId: item.id, quantity: 7, claim: claim("k", "restock 7")) }
@@ -67,30 +68,30 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
 
     @Test(arguments: Backend.allCases)
     func refusalsBindNothingSoTheKeyCanBeRetried(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let buyer = try await world.user()
-        let restaurant = try await world.restaurant()
-        let item = try await world.item(in: restaurant, priceCents: 2000, stock: 1)
+        let world = try await World.open(backend)
+        let buyer = try await world.makeUser()
+        let restaurant = try await world.makeRestaurant()
+        let item = try await world.makeItem(restaurantId: restaurant.id, priceCents: 2000, stock: 1)
         let order = Order(
             id: OrderID("o-1"), userId: buyer.id, lines: [.init(itemId: item.id, quantity: 3, unitPriceCents: 2000)],
-            currency: .usd, discountCents: 0, taxRate: world.tax.currentTaxRate(), deliveryAddress: "1 Way", createdAt: world.clock.now()
+            currency: .usd, discountCents: 0, taxRate: world.taxRate.currentTaxRate(), deliveryAddress: "1 Way", createdAt: world.clock.now()
         )
-        let refused = await ClaimOutcome { try await world.menu.place(order, claim: claim("order-key")) }
+        let refused = await ClaimOutcome { try await world.orders.place(order, claim: claim("order-key")) }
         #expect(refused == .wrote(.insufficientStock(itemId: item.id, requested: 3, available: 1)))
         #expect(try await world.idempotency.binding(forKey: "order-key") == nil)
         _ = try await world.menu.restock(itemId: item.id, quantity: 2)
-        let placed = await ClaimOutcome { try await world.menu.place(order, claim: claim("order-key")) }
+        let placed = await ClaimOutcome { try await world.orders.place(order, claim: claim("order-key")) }
         #expect(placed == .wrote(.placed(order)))
-        let replayed = await ClaimOutcome { try await world.menu.place(order, claim: claim("order-key")) }
+        let replayed = await ClaimOutcome { try await world.orders.place(order, claim: claim("order-key")) }
         #expect(replayed == .replayed(recorded(.order(order))))
         #expect(try await world.menu.item(id: item.id)?.stock == 0)
-        #expect(try await world.menu.orders(of: buyer.id, after: nil, limit: 10).count == 1)
+        #expect(try await world.orders.orders(of: buyer.id, after: nil, limit: 10).count == 1)
     }
 
     @Test(arguments: Backend.allCases)
     func everyWriteRecordsTheResultItsUseCaseReturns(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let user = try await world.user()
+        let world = try await World.open(backend)
+        let user = try await world.makeUser()
         let restaurant = Restaurant(id: RestaurantID("r-k"), name: "Keyed", cuisine: "Thai", priceLevel: 2, address: "1 Way", latitude: 1, longitude: 2, createdAt: world.clock.now())
         try await world.restaurants.insert(restaurant, claim: claim("restaurant"))
         let item = MenuItem(id: MenuItemID("m-k"), restaurantId: restaurant.id, name: "Soup", price: Money(minorUnits: 900, currency: .usd), stock: 4)
@@ -124,8 +125,8 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
 
     @Test(arguments: Backend.allCases)
     func anUpdateThatTheChangeRefusesBindsNothing(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let user = try await world.user()
+        let world = try await World.open(backend)
+        let user = try await world.makeUser()
         struct Refused: Error {}
         await #expect(throws: Refused.self) {
             _ = try await world.users.update(id: user.id, claim: claim("u-key")) { _ in throw Refused() }
@@ -135,19 +136,19 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
 
     @Test(arguments: Backend.allCases, [64])
     func requestsRacingWithOneKeyTakeEffectOnceAndAllGetItsResult(_ backend: Backend, racers: Int) async throws {
-        let world = try await Fixture(backend)
-        let buyer = try await world.user()
-        let restaurant = try await world.restaurant()
-        let item = try await world.item(in: restaurant, priceCents: 2000, stock: 1000)
+        let world = try await World.open(backend)
+        let buyer = try await world.makeUser()
+        let restaurant = try await world.makeRestaurant()
+        let item = try await world.makeItem(restaurantId: restaurant.id, priceCents: 2000, stock: 1000)
         // Each racer makes its own order id, as each retry of a request would.
         let outcomes = await withTaskGroup(of: ClaimOutcome<OrderPlacementOutcome>.self) { group in
             for index in 0..<racers {
                 group.addTask {
                     let order = Order(
                         id: OrderID("o-\(index)"), userId: buyer.id, lines: [.init(itemId: item.id, quantity: 2, unitPriceCents: 2000)],
-                        currency: .usd, discountCents: 0, taxRate: world.tax.currentTaxRate(), deliveryAddress: "1 Way", createdAt: world.clock.now()
+                        currency: .usd, discountCents: 0, taxRate: world.taxRate.currentTaxRate(), deliveryAddress: "1 Way", createdAt: world.clock.now()
                     )
-                    return await ClaimOutcome { try await world.menu.place(order, claim: claim("one-key")) }
+                    return await ClaimOutcome { try await world.orders.place(order, claim: claim("one-key")) }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -160,14 +161,14 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
         let winner = try #require(placed.first)
         #expect(outcomes.filter { $0 == .replayed(recorded(.order(winner))) }.count == racers - 1)
         #expect(try await world.menu.item(id: item.id)?.stock == 998)
-        #expect(try await world.menu.orders(of: buyer.id, after: nil, limit: 500).map(\.id) == [winner.id])
+        #expect(try await world.orders.orders(of: buyer.id, after: nil, limit: 500).map(\.id) == [winner.id])
     }
 
     @Test func twoStoresOnOneFileRacingWithOneKeyWriteOnce() async throws {
-        let first = try await Fixture(.sqlite)
-        let second = try await Fixture(.sqlite, directory: first.directory)
-        let restaurant = try await first.restaurant()
-        let item = try await first.item(in: restaurant, stock: 0)
+        let first = try await World.open(.sqlite)
+        let second = try await World.open(.sqlite, directory: first.directory)
+        let restaurant = try await first.makeRestaurant()
+        let item = try await first.makeItem(restaurantId: restaurant.id, stock: 0)
         let outcomes = await withTaskGroup(of: ClaimOutcome<RestockOutcome>.self) { group in
             for index in 0..<100 {
                 let world = index.isMultiple(of: 2) ? first : second
@@ -181,10 +182,10 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
     }
 
     @Test func twoStoresOnOneDatabaseRacingWithOneKeyWriteOnce() async throws {
-        let first = try await Fixture(.postgres)
-        let second = try await Fixture(.postgres, postgres: first.postgres)
-        let restaurant = try await first.restaurant()
-        let item = try await first.item(in: restaurant, stock: 0)
+        let first = try await World.open(.postgres)
+        let second = try await World.open(.postgres, postgres: first.postgres)
+        let restaurant = try await first.makeRestaurant()
+        let item = try await first.makeItem(restaurantId: restaurant.id, stock: 0)
         let outcomes = await withTaskGroup(of: ClaimOutcome<RestockOutcome>.self) { group in
             for index in 0..<100 {
                 let world = index.isMultiple(of: 2) ? first : second
@@ -201,20 +202,20 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
         let directory = try TemporaryDirectory()
         let user: User
         do {
-            let world = try await Fixture(.sqlite, directory: directory)
+            let world = try await World.open(.sqlite, directory: directory)
             user = try await world.registerUser.execute(.init(name: "Grace", email: "grace@example.com"), claim: claim("before-restart"))
             try await world.store?.close()
         }
-        let reopened = try await Fixture(.sqlite, directory: directory)
+        let reopened = try await World.open(.sqlite, directory: directory)
         let again = await ClaimOutcome { try await reopened.registerUser.execute(.init(name: "Grace", email: "grace@example.com"), claim: claim("before-restart")) }
         #expect(again == .replayed(recorded(.user(user))))
     }
 
     @Test(arguments: Backend.allCases)
     func bindingsOlderThanTheCutoffAreForgottenAndTheirKeysFree(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let restaurant = try await world.restaurant()
-        let item = try await world.item(in: restaurant, stock: 0)
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
+        let item = try await world.makeItem(restaurantId: restaurant.id, stock: 0)
         _ = try await world.menu.restock(itemId: item.id, quantity: 1, claim: claim("old"))
         world.clock.advance(milliseconds: IdempotencyClaim.retentionMilliseconds)
         _ = try await world.menu.restock(itemId: item.id, quantity: 1, claim: claim("young"))
@@ -228,9 +229,9 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
 
     @Test(arguments: Backend.allCases)
     func aBoundWriteIsReplayedBeforeItsUseCaseChecksAnything(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let user = try await world.user()
-        let restaurant = try await world.restaurant()
+        let world = try await World.open(backend)
+        let user = try await world.makeUser()
+        let restaurant = try await world.makeRestaurant()
         let count = try await world.saveFavorite.execute(userId: user.id, restaurantId: restaurant.id, claim: claim("fav"))
         #expect(count == 1)
         _ = try await world.deactivateUser.execute(userId: user.id)

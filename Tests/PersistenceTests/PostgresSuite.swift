@@ -5,7 +5,7 @@ import SvcdTestSupport
 import Testing
 
 /// A throwaway PostgreSQL server for one suite: started before its tests, stopped after them.
-/// Each `Fixture(.postgres)` in the suite gets a database of its own on it.
+/// Each `World.open(.postgres)` in the suite gets a database of its own on it.
 struct PostgresSuite: SuiteTrait, TestScoping {
     @TaskLocal static var current: PostgresServer?
 
@@ -48,6 +48,11 @@ struct PostgresSuite: SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == PostgresSuite {
-    /// Runs the suite with a throwaway PostgreSQL server (`Fixture(.postgres)` uses it).
+    /// Runs the suite with a throwaway PostgreSQL server (`World.open(.postgres)` uses it).
     static var postgres: Self { PostgresSuite() }
+}
+
+extension PostgresURL {
+    /// The URL again as text, password included (tests have none).
+    var testURL: String { "postgres://\(user)@\(host):\(port)/\(database)?sslmode=\(tlsMode.rawValue)" }
 }

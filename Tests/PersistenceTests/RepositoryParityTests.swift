@@ -1,5 +1,6 @@
 import Domain
 import Persistence
+import RestaurantTesting
 import Testing
 
 /// The SQLite repositories must give exactly what the in-memory reference gives. Every test runs
@@ -32,7 +33,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func listingRanksByRatingThenNameBytesThenIdAndLeavesOutInvalidRestaurants(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         for restaurant in Self.rankedRestaurants { try await world.restaurants.insert(restaurant) }
         #expect(rankSorted(Self.rankedRestaurants.filter(\.isValid)).map(\.id.rawValue) == Self.rankedIds)
 
@@ -48,7 +49,7 @@ import Testing
 
     @Test(arguments: Backend.allCases, [1, 2, 3, 4, 8, 9])
     func pagingVisitsEveryListedRestaurantOnceInRankOrder(_ backend: Backend, limit: Int) async throws {
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         for restaurant in Self.rankedRestaurants { try await world.restaurants.insert(restaurant) }
         let listRestaurants = ListRestaurants(restaurants: world.restaurants)
 
@@ -83,7 +84,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func filtersSelectCuisineIgnoringCaseMinimumRatingAndMaximumPrice(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         for restaurant in Self.filterRestaurants { try await world.restaurants.insert(restaurant) }
         let listRestaurants = ListRestaurants(restaurants: world.restaurants)
         func ids(_ input: ListRestaurants.Input) async throws -> [String] {
@@ -171,7 +172,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func searchFindsSubstringsOfNameOrCuisineIgnoringCaseLikeTheReference(_ backend: Backend) async throws {
         let restaurants = Self.generatedRestaurants()
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         let reference = InMemoryRestaurantRepository()
         for restaurant in restaurants {
             try await world.restaurants.insert(restaurant)
@@ -195,7 +196,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func searchTreatsQuotesPercentStarAndUnderscoreLiterallyAndLowercasesLikeTheDomain(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         let restaurants = [
             makeRestaurant("s-1", name: "Café Central", cuisine: "French", ratingTotal: 5, reviewCount: 1),
             makeRestaurant("s-2", name: "Joe's \"Best\" Diner", cuisine: "American", ratingTotal: 4, reviewCount: 1),
@@ -239,7 +240,7 @@ import Testing
     /// decomposed are the same Character; "e" is not a Character of "é" in either spelling.
     @Test(arguments: Backend.allCases)
     func searchMatchesWholeCharactersAsTheDomainDoes(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         let restaurants = [
             makeRestaurant("u-1", name: "İSTANBUL", cuisine: "Kebap", ratingTotal: 5, reviewCount: 1),
             makeRestaurant("u-2", name: "Cafe\u{301} Decomposed", cuisine: "Bar", ratingTotal: 4, reviewCount: 1),
@@ -294,7 +295,7 @@ import Testing
 
     @Test(arguments: Backend.allCases, [1, 2, 3, 7, 8, 50])
     func feedIsNewestFirstWithTiesByIdDescendingAndPagesVisitEachOnce(_ backend: Backend, limit: Int) async throws {
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         for restaurant in Self.feedRestaurants { try await world.restaurants.insert(restaurant) }
         #expect(recencySorted(Self.feedRestaurants.filter(\.isValid)).map(\.id.rawValue) == Self.feedIds)
 
@@ -319,11 +320,11 @@ import Testing
 
     @Test(arguments: Backend.allCases, [1, 4, 25])
     func reviewsAreNewestFirstPagedCountedExactlyAndRatingStaysTheMean(_ backend: Backend, limit: Int) async throws {
-        let world = try await Fixture(backend)
-        let restaurant = try await world.restaurant()
-        let other = try await world.restaurant("Other")
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
+        let other = try await world.makeRestaurant(name: "Other")
         var authors: [UserID] = []
-        for index in 0..<3 { authors.append(try await world.user("Critic\(index)").id) }
+        for index in 0..<3 { authors.append(try await world.makeUser(name: "Critic\(index)").id) }
         var written: [Review] = []
         for index in 0..<25 {
             // Three reviews share each time.
@@ -362,11 +363,11 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func favoritesAreNewestSavedFirstWithTheLaterSaveFirstOnEqualTimes(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let user = try await world.user()
-        let other = try await world.user("Other")
+        let world = try await World.open(backend)
+        let user = try await world.makeUser()
+        let other = try await world.makeUser(name: "Other")
         var ids: [RestaurantID] = []
-        for index in 0..<7 { ids.append(try await world.restaurant("R\(index)").id) }
+        for index in 0..<7 { ids.append(try await world.makeRestaurant(name: "R\(index)").id) }
         let t0 = noon, t1 = noon.adding(milliseconds: 1), t2 = noon.adding(milliseconds: 2)
         let favorites = world.favorites
         func save(_ index: Int, at time: Timestamp, limit: Int = 5) async throws -> FavoriteAddOutcome {
@@ -402,9 +403,9 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func menuIsByNameBytesThenIdAndRestockOfUnknownItemIsNil(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
-        let restaurant = try await world.restaurant()
-        let other = try await world.restaurant("Other")
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
+        let other = try await world.makeRestaurant(name: "Other")
         func item(_ id: String, _ name: String, in place: Restaurant = restaurant, stock: Int = 10) -> MenuItem {
             MenuItem(id: MenuItemID(id), restaurantId: place.id, name: name, price: Money(minorUnits: 1250, currency: .eur), stock: stock)
         }
@@ -432,10 +433,10 @@ import Testing
 
     @Test(arguments: Backend.allCases, [1, 2, 3, 7])
     func ordersOfAUserAreNewestFirstPagedAndRoundTripExactly(_ backend: Backend, limit: Int) async throws {
-        let world = try await Fixture(backend)
-        let restaurant = try await world.restaurant()
-        let user = try await world.user()
-        let other = try await world.user("Other")
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
+        let user = try await world.makeUser()
+        let other = try await world.makeUser(name: "Other")
         let main = MenuItem(id: MenuItemID("m-a"), restaurantId: restaurant.id, name: "Main", price: Money(minorUnits: 1250, currency: .jpy), stock: 100)
         let side = MenuItem(id: MenuItemID("m-b"), restaurantId: restaurant.id, name: "Side", price: Money(minorUnits: 399, currency: .jpy), stock: 100)
         try await world.menu.insert(main)
@@ -451,31 +452,31 @@ import Testing
                 id: OrderID(id), userId: user.id, lines: lines, currency: .jpy, discountCents: 100 * index, taxCents: 777 + index,
                 deliveryAddress: "Flat \(index), Straße 5 — \"rear\"\nTokyo 東京", createdAt: noon.adding(milliseconds: Int64(times[index]))
             )
-            #expect(try await world.menu.place(order) == .placed(order))
+            #expect(try await world.orders.place(order) == .placed(order))
             placed.append(order)
         }
         let foreign = Order(id: OrderID("o-99"), userId: other.id, lines: [.init(itemId: main.id, quantity: 1, unitPriceCents: 1250)], currency: .jpy, discountCents: 0, taxCents: 100, deliveryAddress: "Elsewhere", createdAt: noon.adding(milliseconds: 100))
-        #expect(try await world.menu.place(foreign) == .placed(foreign))
+        #expect(try await world.orders.place(foreign) == .placed(foreign))
 
         // Newest first, equal times by id descending ("o-7" > "o-3" > "o-10").
         let expected = placed.sorted { RecencyKey(createdAt: $0.createdAt, id: $0.id).precedes(RecencyKey(createdAt: $1.createdAt, id: $1.id)) }
         #expect(expected.map(\.id.rawValue) == ["o-9", "o-1", "o-7", "o-3", "o-10", "o-2", "o-5"])
-        #expect(try await world.menu.orders(of: user.id, after: nil, limit: 500) == expected)
+        #expect(try await world.orders.orders(of: user.id, after: nil, limit: 500) == expected)
         for order in placed + [foreign] {
-            #expect(try await world.menu.order(id: order.id) == order)
+            #expect(try await world.orders.order(id: order.id) == order)
         }
-        #expect(try await world.menu.order(id: OrderID("nope")) == nil)
+        #expect(try await world.orders.order(id: OrderID("nope")) == nil)
 
         var visited: [Order] = []
         var after: RecencyKey<Order>?
         while true {
-            let rows = try await world.menu.orders(of: user.id, after: after, limit: limit)
+            let rows = try await world.orders.orders(of: user.id, after: after, limit: limit)
             visited += rows
             guard rows.count == limit, let last = rows.last else { break }
             after = RecencyKey(createdAt: last.createdAt, id: last.id)
         }
         #expect(visited == expected)
-        let listOrders = ListOrders(users: world.users, orders: world.menu)
+        let listOrders = ListOrders(users: world.users, orders: world.orders)
         let pages = try await allPages { cursor in try await listOrders.execute(userId: user.id, limit: limit, cursor: cursor) }
         #expect(pages.flatMap { $0 } == expected)
 
@@ -484,11 +485,11 @@ import Testing
         #expect(try await world.menu.item(id: side.id)?.stock == 100 - 4 * 3)
         // A refused placement changes nothing.
         let tooMuch = Order(id: OrderID("o-big"), userId: user.id, lines: [.init(itemId: side.id, quantity: 1, unitPriceCents: 399), .init(itemId: main.id, quantity: 1000, unitPriceCents: 1250)], currency: .jpy, discountCents: 0, taxCents: 0, deliveryAddress: "x", createdAt: noon)
-        #expect(try await world.menu.place(tooMuch) == .insufficientStock(itemId: main.id, requested: 1000, available: 100 - mainSold))
+        #expect(try await world.orders.place(tooMuch) == .insufficientStock(itemId: main.id, requested: 1000, available: 100 - mainSold))
         let ghostItem = Order(id: OrderID("o-ghost"), userId: user.id, lines: [.init(itemId: side.id, quantity: 1, unitPriceCents: 399), .init(itemId: MenuItemID("nope"), quantity: 1, unitPriceCents: 1)], currency: .jpy, discountCents: 0, taxCents: 0, deliveryAddress: "x", createdAt: noon)
-        #expect(try await world.menu.place(ghostItem) == .unknownItem(MenuItemID("nope")))
+        #expect(try await world.orders.place(ghostItem) == .unknownItem(MenuItemID("nope")))
         #expect(try await world.menu.item(id: side.id)?.stock == 100 - 4 * 3)
-        #expect(try await world.menu.order(id: OrderID("o-big")) == nil)
+        #expect(try await world.orders.order(id: OrderID("o-big")) == nil)
     }
 
     // MARK: Users
@@ -497,7 +498,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func emailUniquenessIgnoresCaseAndAThrowingUpdateChangesNothing(_ backend: Backend) async throws {
-        let world = try await Fixture(backend)
+        let world = try await World.open(backend)
         let ada = try await world.registerUser.execute(.init(name: "Ada", email: "Ada@Example.com"))
         let bob = try await world.registerUser.execute(.init(name: "Bob", email: "bob@example.com"))
 
@@ -537,7 +538,7 @@ import Testing
 /// index. Both must give exactly the Domain's answer, page after page.
 @Suite struct ShortSearchPathTests {
     @Test func rareAndCommonShortTextsListExactlyWhatTheDomainSelects() async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         var generator = SeededGenerator(seed: 7)
         var restaurants: [Restaurant] = []
         for index in 0..<1_300 {

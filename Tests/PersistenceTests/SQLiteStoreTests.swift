@@ -2,33 +2,8 @@ import Domain
 import Foundation
 import GRDB
 import Persistence
+import RestaurantTesting
 import Testing
-
-/// Repositories and use cases over one ``SQLiteStore``, for tests that open several stores
-/// (a reopened file, a second "process", a backup copy).
-struct StoreWiring {
-    let store: SQLiteStore
-    let users: SQLiteUserRepository
-    let restaurants: SQLiteRestaurantRepository
-    let favorites: SQLiteFavoriteRepository
-    let menu: SQLiteMenuRepository
-    let clock = ManualWallClock(noon)
-    let ids: SequentialIdentifierGenerator
-    let tax = FixedTaxRate(TaxRate(partsPerMillion: 80_000)!)
-
-    init(path: String, idPrefix: String = "w") async throws {
-        store = try SQLiteStore(path: path)
-        users = try await SQLiteUserRepository(store: store)
-        restaurants = try await SQLiteRestaurantRepository(store: store)
-        favorites = try await SQLiteFavoriteRepository(store: store)
-        menu = SQLiteMenuRepository(store: store)
-        ids = SequentialIdentifierGenerator(prefix: idPrefix)
-    }
-
-    var registerUser: RegisterUser { RegisterUser(users: users, clock: clock, ids: ids) }
-    var saveFavorite: SaveFavoriteRestaurant { SaveFavoriteRestaurant(users: users, restaurants: restaurants, favorites: favorites, clock: clock) }
-    var placeOrder: PlaceOrder { PlaceOrder(users: users, menu: menu, orders: menu, clock: clock, ids: ids, taxRate: tax) }
-}
 
 /// Runs raw SQL on the store's file through a separate connection, as another tool would.
 func rawSQL(_ path: String, _ sql: String, _ arguments: StatementArguments = []) throws {
@@ -50,9 +25,9 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
 /// alone, refusal of unmappable rows, backups, two stores on one file, closing, and indexes.
 @Suite struct SQLiteStoreTests {
     @Test func dataSurvivesClosingAndReopeningTheStore() async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         let store = try #require(world.store)
-        let ada = try await world.user("Ada")
+        let ada = try await world.makeUser(name: "Ada")
         let bob = try await world.registerUser.execute(.init(name: "Bob", email: "Bob@Example.COM"))
         let subscribed = try await world.users.update(id: bob.id) { $0.with(isActive: false, subscriptionActiveUntil: .some(noon.adding(days: 30))) }
         let trattoria = try await world.createRestaurant.execute(.init(
@@ -60,7 +35,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
             imageUrl: "https://img/1", phoneNumber: "+39 06 1234", website: "https://t.example",
             openingHours: ["Mon-Fri 11:00-22:00", "Sat \"late\""]
         ))
-        let bistro = try await world.restaurant("Bistro")
+        let bistro = try await world.makeRestaurant(name: "Bistro")
         try await world.restaurants.insert(makeRestaurant("invalid", name: "Invalid", priceLevel: 9))
         world.clock.advance(milliseconds: 10)
         let review1 = try await world.addReview.execute(.init(userId: ada.id, restaurantId: trattoria.id, rating: 4, text: "good")).review
@@ -68,7 +43,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         let review2 = try await world.addReview.execute(.init(userId: ada.id, restaurantId: trattoria.id, rating: 5, text: "better")).review
         _ = try await world.saveFavorite.execute(userId: ada.id, restaurantId: trattoria.id)
         _ = try await world.saveFavorite.execute(userId: ada.id, restaurantId: bistro.id)
-        let item = try await world.item(in: trattoria, priceCents: 1234, stock: 10)
+        let item = try await world.makeItem(restaurantId: trattoria.id, priceCents: 1234, stock: 10)
         let order = try await world.placeOrder.execute(.init(userId: ada.id, items: [.init(itemId: item.id, quantity: 3)], discountCents: 200, deliveryAddress: "2 High St"))
 
         let restaurantsBefore = try await world.restaurants.restaurants(ids: [trattoria.id, bistro.id, RestaurantID("invalid")])
@@ -77,8 +52,8 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         let favoritesBefore = try await world.favorites.favorites(of: ada.id)
         try await store.close()
 
-        let reopened = try await StoreWiring(path: store.path)
-        #expect(await reopened.restaurants.count == 3)
+        let reopened = try await World.open(sqliteFile: store.path, idPrefix: "w")
+        #expect(await reopened.sqliteRestaurants?.count == 3)
         #expect(try await reopened.users.allUsers() == usersBefore)
         #expect(try await reopened.users.user(id: bob.id).map(UserWriteOutcome.stored) == subscribed)
         #expect(try await reopened.restaurants.restaurants(ids: [trattoria.id, bistro.id, RestaurantID("invalid")]) == restaurantsBefore)
@@ -90,19 +65,19 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         #expect(try await reopened.restaurants.reviews(of: trattoria.id, after: nil, limit: 500) == [review2, review1])
         #expect(try await reopened.favorites.favorites(of: ada.id) == favoritesBefore)
         #expect(try await reopened.menu.item(id: item.id) == item.with(stock: 7))
-        #expect(try await reopened.menu.order(id: order.id) == order)
-        #expect(try await reopened.menu.orders(of: ada.id, after: nil, limit: 500) == [order])
-        try await reopened.store.checkIntegrity()
+        #expect(try await reopened.orders.order(id: order.id) == order)
+        #expect(try await reopened.orders.orders(of: ada.id, after: nil, limit: 500) == [order])
+        try await #require(reopened.store).checkIntegrity()
         // The reopened store takes writes again, on top of what was there.
         #expect(try await reopened.registerUser.execute(.init(name: "Cy", email: "cy@example.com")).name == "Cy")
         await #expect(throws: DomainError.conflict(reason: "email is already registered")) {
             try await reopened.registerUser.execute(.init(name: "Bob 2", email: "bob@example.com"))
         }
-        try await reopened.store.close()
+        try await #require(reopened.store).close()
     }
 
     @Test func concurrentWritesShareCommits() async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         let store = try #require(world.store)
         #expect(store.commitStatistics == GroupCommitStatistics())
         let outcomes = await race(200) { index in
@@ -117,11 +92,11 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         #expect(statistics.largestBatch > 1)
         #expect(statistics.largestBatch <= 200)
 
-        let alone = try await Fixture(.sqlite)
-        _ = try await alone.user()
+        let alone = try await World.open(.sqlite)
+        _ = try await alone.makeUser()
         let first = try #require(alone.store).commitStatistics
         #expect([first.commits, first.writes, first.largestBatch] == [1, 1, 1] as [Int])
-        _ = try await alone.user("Bo")
+        _ = try await alone.makeUser(name: "Bo")
         let second = try #require(alone.store).commitStatistics
         #expect([second.commits, second.writes, second.largestBatch] == [2, 2, 1] as [Int])
     }
@@ -129,13 +104,13 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
     struct Refused: Error {}
 
     @Test func aFailingWriteRollsBackAloneAndItsBatchmatesCommit() async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         let store = try #require(world.store)
-        let restaurant = try await world.restaurant()
-        let buyer = try await world.user("Buyer")
-        let item = try await world.item(in: restaurant, priceCents: 1500, stock: 1000)
+        let restaurant = try await world.makeRestaurant()
+        let buyer = try await world.makeUser(name: "Buyer")
+        let item = try await world.makeItem(restaurantId: restaurant.id, priceCents: 1500, stock: 1000)
         var renamed: [UserID] = []
-        for index in 0..<50 { renamed.append(try await world.user("N\(index)").id) }
+        for index in 0..<50 { renamed.append(try await world.makeUser(name: "N\(index)").id) }
         let names = renamed
         let before = store.commitStatistics
 
@@ -149,7 +124,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
             case 0, 1:
                 let userId = index % 4 == 0 ? buyer.id : UserID("ghost-\(index)")
                 let order = Order(id: OrderID("o-\(index)"), userId: userId, lines: [.init(itemId: item.id, quantity: 2, unitPriceCents: 1500)], currency: .usd, discountCents: 0, taxCents: 0, deliveryAddress: "x", createdAt: noon)
-                guard case .placed = try await world.menu.place(order) else { throw Refused() }
+                guard case .placed = try await world.orders.place(order) else { throw Refused() }
             case 2:
                 let restaurantId = index % 8 == 2 ? restaurant.id : RestaurantID("ghost")
                 try await world.menu.insert(MenuItem(id: MenuItemID("i-\(index)"), restaurantId: restaurantId, name: "Dish \(index)", price: Money(minorUnits: 100, currency: .usd), stock: 1))
@@ -178,11 +153,11 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         // Good orders took their stock; failed ones gave theirs back and left no row.
         let goodOrders = (0..<calls).filter { $0 % 4 == 0 }.count
         #expect(try await world.menu.item(id: item.id)?.stock == 1000 - 2 * goodOrders)
-        #expect(try await world.menu.orders(of: buyer.id, after: nil, limit: 500).count == goodOrders)
+        #expect(try await world.orders.orders(of: buyer.id, after: nil, limit: 500).count == goodOrders)
         for index in 0..<calls {
             switch index % 4 {
-            case 0: #expect(try await world.menu.order(id: OrderID("o-\(index)"))?.userId == buyer.id)
-            case 1: #expect(try await world.menu.order(id: OrderID("o-\(index)")) == nil)
+            case 0: #expect(try await world.orders.order(id: OrderID("o-\(index)"))?.userId == buyer.id)
+            case 1: #expect(try await world.orders.order(id: OrderID("o-\(index)")) == nil)
             case 2: #expect((try await world.menu.item(id: MenuItemID("i-\(index)")) != nil) == (index % 8 == 2))
             default: break
             }
@@ -194,7 +169,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         for user in users where expectedNames[user.id] != nil {
             #expect(user.name == expectedNames[user.id])
         }
-        #expect(try await world.menu.orders(of: UserID("ghost-1"), after: nil, limit: 500).isEmpty)
+        #expect(try await world.orders.orders(of: UserID("ghost-1"), after: nil, limit: 500).isEmpty)
         try await store.checkIntegrity()
         let statistics = store.commitStatistics
         #expect(statistics.writes - before.writes == calls)
@@ -202,12 +177,12 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
     }
 
     @Test func mappersRefuseUnmappableRows() async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         let store = try #require(world.store)
         let path = store.path
-        let user = try await world.user()
-        let restaurant = try await world.restaurant()
-        let item = try await world.item(in: restaurant, stock: 5)
+        let user = try await world.makeUser()
+        let restaurant = try await world.makeRestaurant()
+        let item = try await world.makeItem(restaurantId: restaurant.id, stock: 5)
         let order = try await world.placeOrder.execute(.init(userId: user.id, items: [.init(itemId: item.id, quantity: 1)], deliveryAddress: "2 High St"))
 
         try rawSQL(path, "UPDATE menu_items SET currency = 'XXX' WHERE id = ?", [item.id.rawValue])
@@ -227,10 +202,10 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
 
         try rawSQL(path, "UPDATE orders SET currency = 'XXX' WHERE id = ?", [order.id.rawValue])
         await #expect(throws: StoreError.unmappable(table: "orders", column: "currency", value: "XXX")) {
-            _ = try await world.menu.order(id: order.id)
+            _ = try await world.orders.order(id: order.id)
         }
         await #expect(throws: StoreError.unmappable(table: "orders", column: "currency", value: "XXX")) {
-            _ = try await world.menu.orders(of: user.id, after: nil, limit: 10)
+            _ = try await world.orders.orders(of: user.id, after: nil, limit: 10)
         }
 
         // Updates read the user inside the write transaction; audits read every row; a user
@@ -282,12 +257,12 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
     }
 
     @Test func backupIsAConsistentCopy() async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         let store = try #require(world.store)
         let directory = try #require(world.directory)
-        let restaurant = try await world.restaurant()
+        let restaurant = try await world.makeRestaurant()
         var early: [UserID] = []
-        for index in 0..<20 { early.append(try await world.user("Early\(index)").id) }
+        for index in 0..<20 { early.append(try await world.makeUser(name: "Early\(index)").id) }
         let author = early[0]
         let acknowledged = Collected<UserID>()
         let reviewed = Collected<ReviewID>()
@@ -316,8 +291,8 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         #expect(FileManager.default.fileExists(atPath: copyPath))
         #expect(!((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).contains { $0.contains(".partial") })
 
-        let copy = try await StoreWiring(path: copyPath)
-        try await copy.store.checkIntegrity()
+        let copy = try await World.open(sqliteFile: copyPath, idPrefix: "w")
+        try await #require(copy.store).checkIntegrity()
         let copiedUsers = Set(try await copy.users.allUsers().map(\.id))
         #expect(copiedUsers.isSuperset(of: early))
         #expect(copiedUsers.isSuperset(of: acknowledgedBeforeBackup))
@@ -328,7 +303,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         #expect(copiedRestaurant.reviewCount == copiedReviews.count)
         #expect(copiedRestaurant.ratingTotal == copiedReviews.map(\.rating).reduce(0, +))
         #expect(Set(copiedReviews.map(\.id)).isSubset(of: Set(reviewed.all)))
-        try await copy.store.close()
+        try await #require(copy.store).close()
 
         // The original holds everything.
         #expect(Set(try await world.users.allUsers().map(\.id)) == Set(early + acknowledged.all))
@@ -345,12 +320,12 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
     }
 
     @Test func favoritesCapHoldsAcrossTwoStoresOnOneFile() async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         let store = try #require(world.store)
-        let second = try await StoreWiring(path: store.path, idPrefix: "second")
-        let user = try await world.user()
+        let second = try await World.open(sqliteFile: store.path, idPrefix: "second")
+        let user = try await world.makeUser()
         var restaurantIds: [RestaurantID] = []
-        for index in 0..<250 { restaurantIds.append(try await world.restaurant("R\(index)").id) }
+        for index in 0..<250 { restaurantIds.append(try await world.makeRestaurant(name: "R\(index)").id) }
         let ids = restaurantIds
         let cap = Favorite.maximumPerUser
         let saves = await race(ids.count) { index in
@@ -366,10 +341,10 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         #expect(try await second.favorites.favorites(of: user.id).count == cap)
 
         // Stock of one item, ordered through both stores.
-        let restaurant = try await world.restaurant()
+        let restaurant = try await world.makeRestaurant()
         let stock = 150
-        let item = try await world.item(in: restaurant, stock: stock)
-        let buyer = try await world.user("Buyer")
+        let item = try await world.makeItem(restaurantId: restaurant.id, stock: stock)
+        let buyer = try await world.makeUser(name: "Buyer")
         let orders = await race(300) { index in
             let input = PlaceOrder.Input(userId: buyer.id, items: [.init(itemId: item.id, quantity: 1)], deliveryAddress: "2 High St")
             if index.isMultiple(of: 2) {
@@ -385,7 +360,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         }.count == 300 - stock)
         #expect(try await world.menu.item(id: item.id)?.stock == 0)
         #expect(try await second.menu.item(id: item.id)?.stock == 0)
-        #expect(try await second.menu.orders(of: buyer.id, after: nil, limit: 500).count == stock)
+        #expect(try await second.orders.orders(of: buyer.id, after: nil, limit: 500).count == stock)
 
         // One e-mail address in mixed case, registered through both stores.
         let spellings = ["Sam@Example.com", "sam@example.com", "SAM@EXAMPLE.COM", "sAm@eXample.Com"]
@@ -401,18 +376,18 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         #expect(registrations.filter { $0 == .refused(.conflict(reason: "email is already registered")) }.count == 199)
         #expect(try await second.users.allUsers().filter { $0.email.uniquenessKey == "sam@example.com" }.count == 1)
         try await store.checkIntegrity()
-        try await second.store.close()
+        try await #require(second.store).close()
     }
 
     @Test func aReviewThroughOneStoreIsRankedAndShownByTheOthersListing() async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         let store = try #require(world.store)
-        let author = try await world.user()
-        let first = try await world.restaurant("Alpha")
-        let second = try await world.restaurant("Beta")
+        let author = try await world.makeUser()
+        let first = try await world.makeRestaurant(name: "Alpha")
+        let second = try await world.makeRestaurant(name: "Beta")
         // Both held by the first store's repository, with no reviews.
         #expect(try await world.restaurants.list(RestaurantQuery(), after: nil, limit: 10).map(\.id) == [first.id, second.id])
-        let other = try await StoreWiring(path: store.path, idPrefix: "other")
+        let other = try await World.open(sqliteFile: store.path, idPrefix: "other")
         let review = Review(id: ReviewID("v-1"), restaurantId: second.id, userId: author.id, rating: 4, text: "", createdAt: noon)
         #expect(try await other.restaurants.addReview(review)?.rating == 4)
 
@@ -424,34 +399,34 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         #expect(page.items.map(\.id) == [second.id])
         #expect(page.items.first?.reviewCount == 1)
         #expect(try await world.restaurants.reviews(of: second.id, after: nil, limit: 10) == [review])
-        try await other.store.close()
+        try await #require(other.store).close()
     }
 
     /// Search and cuisine keys are stored canonically decomposed, so precomposed and decomposed
     /// spellings find each other, also after the store is reopened.
     @Test func precomposedAndDecomposedSpellingsFindEachOtherAfterReopening() async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         let store = try #require(world.store)
         try await world.restaurants.insert(makeRestaurant("d-1", name: "Cafe\u{301} Noir", cuisine: "Cre\u{300}perie", ratingTotal: 5, reviewCount: 1))
         try await world.restaurants.insert(makeRestaurant("d-2", name: "Caf\u{E9} Bleu", cuisine: "Cr\u{E8}perie"))
         try await store.close()
 
-        let reopened = try await StoreWiring(path: store.path)
+        let reopened = try await World.open(sqliteFile: store.path, idPrefix: "w")
         let expectations: [(text: String, ids: [String])] = [("CAFÉ", ["d-1", "d-2"]), ("cafe\u{301}", ["d-1", "d-2"]), ("é", ["d-1", "d-2"]), ("fé b", ["d-2"]), ("cafe", [])]
         for (text, ids) in expectations {
             #expect(try await reopened.restaurants.list(RestaurantQuery(text: text), after: nil, limit: 10).map(\.id.rawValue) == ids, "query \(text)")
         }
         #expect(try await reopened.restaurants.list(RestaurantQuery(cuisine: "CRÈPERIE"), after: nil, limit: 10).map(\.id.rawValue) == ["d-1", "d-2"])
-        try await reopened.store.checkIntegrity()
-        try await reopened.store.close()
+        try await #require(reopened.store).checkIntegrity()
+        try await #require(reopened.store).close()
     }
 
     @Test func closedStoreRefusesWrites() async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         let store = try #require(world.store)
-        let user = try await world.user()
-        let restaurant = try await world.restaurant()
-        let item = try await world.item(in: restaurant, stock: 5)
+        let user = try await world.makeUser()
+        let restaurant = try await world.makeRestaurant()
+        let item = try await world.makeItem(restaurantId: restaurant.id, stock: 5)
         let before = store.commitStatistics
         try await store.close()
 
@@ -469,21 +444,21 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         await #expect(throws: StoreError.closed) { _ = try await world.favorites.remove(userId: user.id, restaurantId: restaurant.id) }
         await #expect(throws: StoreError.closed) { _ = try await world.menu.restock(itemId: item.id, quantity: 1) }
         await #expect(throws: StoreError.closed) {
-            _ = try await world.menu.place(Order(id: OrderID("o"), userId: user.id, lines: [.init(itemId: item.id, quantity: 1, unitPriceCents: 1500)], currency: .usd, discountCents: 0, taxCents: 0, deliveryAddress: "x", createdAt: noon))
+            _ = try await world.orders.place(Order(id: OrderID("o"), userId: user.id, lines: [.init(itemId: item.id, quantity: 1, unitPriceCents: 1500)], currency: .usd, discountCents: 0, taxCents: 0, deliveryAddress: "x", createdAt: noon))
         }
         await #expect(throws: StoreError.closed) { _ = try await world.registerUser.execute(.init(name: "Late", email: "late2@example.com")) }
         #expect(store.commitStatistics == before)
         // Nothing was written: reopened, the file holds only what came before the close.
-        let reopened = try await StoreWiring(path: store.path)
+        let reopened = try await World.open(sqliteFile: store.path, idPrefix: "w")
         #expect(try await reopened.users.allUsers().map(\.id) == [user.id])
-        #expect(await reopened.restaurants.count == 1)
+        #expect(await reopened.sqliteRestaurants?.count == 1)
         #expect(try await reopened.menu.item(id: item.id)?.stock == 5)
-        try await reopened.store.close()
+        try await #require(reopened.store).close()
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: [0, 1, 25, 100, 199])
     func closingWhileWritesRunAnswersEveryWriteAndKeepsExactlyTheAcknowledgedOnes(closeAt: Int) async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         let store = try #require(world.store)
         let closed = String(describing: StoreError.closed)
         let outcomes = await race(200) { index in
@@ -494,10 +469,10 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         #expect(outcomes.allSatisfy { $0 == .succeeded || $0 == .failed(closed) }, "\(outcomes.filter { $0 != .succeeded && $0 != .failed(closed) })")
         #expect(outcomes[closeAt] == .failed(closed))
         let acknowledged = (0..<200).filter { outcomes[$0] == .succeeded }.map { "u\($0)@example.com" }
-        let reopened = try await StoreWiring(path: store.path)
+        let reopened = try await World.open(sqliteFile: store.path, idPrefix: "w")
         #expect(try await reopened.users.allUsers().map(\.email.value).sorted() == acknowledged.sorted())
-        try await reopened.store.checkIntegrity()
-        try await reopened.store.close()
+        try await #require(reopened.store).checkIntegrity()
+        try await #require(reopened.store).close()
     }
 
     /// The statements the repositories run, copied from the sources with representative
@@ -528,12 +503,12 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
     ]
 
     @Test func listingQueriesUseIndexes() async throws {
-        let world = try await Fixture(.sqlite)
+        let world = try await World.open(.sqlite)
         let store = try #require(world.store)
         // Some rows, so the plans are those of a populated database.
-        let user = try await world.user()
+        let user = try await world.makeUser()
         for index in 0..<30 {
-            let restaurant = try await world.restaurant("Café \(index)")
+            let restaurant = try await world.makeRestaurant(name: "Café \(index)")
             _ = try await world.addReview.execute(.init(userId: user.id, restaurantId: restaurant.id, rating: 1 + index % 5, text: ""))
             _ = try await world.saveFavorite.execute(userId: user.id, restaurantId: restaurant.id)
         }

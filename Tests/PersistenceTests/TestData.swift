@@ -1,5 +1,6 @@
 import Domain
 import Persistence
+import RestaurantTesting
 import Synchronization
 
 /// A deterministic pseudo-random sequence (64-bit LCG), so generated data is the same on
@@ -23,8 +24,8 @@ struct SeededGenerator {
     }
 }
 
-/// The reference time of the tests (the fixture's clock starts here).
-let noon = Timestamp(year: 2026, month: 6, day: 15, hour: 12)
+/// The reference time of the tests (every world's clock starts here).
+let noon = World.start
 
 /// A restaurant built field by field, bypassing the use case's validation, so tests can store
 /// exact ratings, times and invalid values.

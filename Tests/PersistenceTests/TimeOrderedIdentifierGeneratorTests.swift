@@ -1,5 +1,6 @@
 import Domain
 import Persistence
+import RestaurantTesting
 import Testing
 
 @Suite struct TimeOrderedIdentifierGeneratorTests {

@@ -1,5 +1,6 @@
 import WireContract
 import Foundation
+import SeededRandom
 import SvcdTestSupport
 import Synchronization
 import Testing
@@ -45,13 +46,13 @@ private struct GarbageMessage: Sendable {
 /// of the wrong version, with wrongly typed params or ids, and frame lists without a delimiter,
 /// with several or empty bodies, with routing hops, or over the 1 MiB size limit in total.
 private struct GarbageMaker {
-    var random: SeededGenerator
+    var random: SplitMix64
     let typedField: String
     let tag: String
     var serial = 0
 
     init(seed: UInt64, typedField: String, tag: String) {
-        random = SeededGenerator(seed: seed)
+        random = SplitMix64(seed: seed)
         self.typedField = typedField
         self.tag = tag
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import SvcdTestSupport
 import Testing
 import WireContract
@@ -43,7 +44,7 @@ extension StressSuite {
         @Test(arguments: [(restaurants: 130, clients: 32, seed: UInt64(1)), (restaurants: 175, clients: 64, seed: 2)])
         func favoriteSavesBeyondTheCapForOneUserStopAtExactlyOneHundred(restaurants: Int, clients: Int, seed: UInt64) async throws {
             let user = try await newUser("cap-race")
-            var generator = SeededGenerator(seed: seed)
+            var generator = SplitMix64(seed: seed)
             let all = try await (0..<restaurants).asyncMap { try await newRestaurant("Cap \(seed)-\($0)") }
             // Every restaurant once, plus repeats of some (saving a favourite again is a no-op).
             var picks = all + (0..<restaurants / 4).map { _ in all[Int(generator.next() % UInt64(all.count))] }
@@ -79,7 +80,7 @@ extension StressSuite {
 
         @Test(arguments: [(contenders: 24, clients: 24, seed: UInt64(3)), (contenders: 100, clients: 50, seed: 4)])
         func registrationsOfOneEmailInMixedCaseWinExactlyOnce(contenders: Int, clients: Int, seed: UInt64) async throws {
-            var generator = SeededGenerator(seed: seed)
+            var generator = SplitMix64(seed: seed)
             let email = uniqueEmail("contested")
             let variants: [JSONValue] = (0..<contenders).map { index in
                 let mixed = String(email.map { generator.next() % 2 == 0 ? Character($0.uppercased()) : $0 })
@@ -96,7 +97,7 @@ extension StressSuite {
         func concurrentReviewsOfOneRestaurantAllCountAndTheRatingIsTheirMean(reviews: Int, clients: Int, seed: UInt64) async throws {
             let restaurant = try await newRestaurant("Reviewed \(seed)")
             let user = try await newUser("review-race")
-            var generator = SeededGenerator(seed: seed)
+            var generator = SplitMix64(seed: seed)
             let ratings = (0..<reviews).map { _ in 1 + Int(generator.next() % 5) }
             let replies = try await race(
                 try endpoints.address(.addReview),
@@ -114,7 +115,7 @@ extension StressSuite {
         func restocksRacingOrdersConserveStockExactly(stock: Int, restocks: Int, orders: Int, seed: UInt64) async throws {
             let (item, restaurant) = try await newItem(stock: stock)
             let user = try await newUser("restock-race")
-            var generator = SeededGenerator(seed: seed)
+            var generator = SplitMix64(seed: seed)
             var mixed: [(isRestock: Bool, params: JSONValue, quantity: Int)] = []
             for _ in 0..<restocks {
                 let quantity = 1 + Int(generator.next() % 4)

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
-import Persistence
+import RestaurantTesting
+import SeededRandom
 import Testing
 import WireContract
 import WireJSON
@@ -448,9 +449,9 @@ private let craftedCursors: [String] = ["R", "V", "O", "F"].flatMap { kind in
 
 /// Seeded generation of hostile values, params and envelopes.
 private struct FuzzGenerator {
-    var random: SeededGenerator
+    var random: SplitMix64
 
-    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
     mutating func pick<T>(_ choices: [T]) -> T { choices.randomElement(using: &random)! }
@@ -682,28 +683,22 @@ private struct FuzzGenerator {
 
 // MARK: - Running a use case's handler over in-memory repositories
 
-/// One fresh set of in-memory repositories holding a user, a restaurant, a menu item and an
-/// order, and the route of every use case over it.
+/// A fresh ``World`` (in memory) holding a user, a restaurant, a menu item and an order, and the
+/// route of every use case over it.
 private struct HandlerWorld {
     let routes: [UseCaseName: UseCaseRoute]
     let ids: FixtureIds
 
     static func make() async throws -> HandlerWorld {
-        let store = InMemoryStore()
-        let catalog = UseCaseCatalog(
-            users: store.users, restaurants: store.restaurants, favorites: store.favorites, menu: store.menu, orders: store.menu,
-            idempotency: store.idempotency,
-            clock: ManualWallClock(Timestamp(year: 2026, month: 6, day: 15, hour: 12)), ids: SequentialIdentifierGenerator(prefix: "f"),
-            taxRate: FixedTaxRate(try #require(TaxRate(partsPerMillion: 80_000)))
-        )
-        let user = try await catalog.registerUser.execute(.init(name: "Fuzz User", email: "fuzz.user@example.com"))
-        let other = try await catalog.registerUser.execute(.init(name: "Other User", email: "other.user@example.com"))
-        let restaurant = try await catalog.createRestaurant.execute(.init(
+        let world = World(idPrefix: "f")
+        let user = try await world.makeUser(name: "Fuzz User", email: "fuzz.user@example.com")
+        let other = try await world.makeUser(name: "Other User", email: "other.user@example.com")
+        let restaurant = try await world.makeRestaurant(
             name: "Fuzz Trattoria", cuisine: "Italian", priceLevel: 2, address: "1 Fuzz Way", latitude: 40, longitude: -74
-        ))
-        let item = try await catalog.addMenuItem.execute(.init(restaurantId: restaurant.id, name: "Soup", priceCents: 1200, currency: "USD", stock: 1_000_000))
-        let order = try await catalog.placeOrder.execute(.init(userId: user.id, items: [.init(itemId: item.id, quantity: 1)], deliveryAddress: "1 Fuzz Way"))
-        let routes = Dictionary(uniqueKeysWithValues: UseCaseRoute.all(catalog).map { ($0.name, $0) })
+        )
+        let item = try await world.makeItem(restaurantId: restaurant.id, name: "Soup", priceCents: 1200, currency: "USD", stock: 1_000_000)
+        let order = try await world.placeOrder.execute(.init(userId: user.id, items: [.init(itemId: item.id, quantity: 1)], deliveryAddress: "1 Fuzz Way"))
+        let routes = Dictionary(uniqueKeysWithValues: UseCaseRoute.all(world.useCases).map { ($0.name, $0) })
         return HandlerWorld(
             routes: routes,
             ids: FixtureIds(user: user.id.rawValue, deactivatedUser: other.id.rawValue, restaurant: restaurant.id.rawValue, item: item.id.rawValue, order: order.id.rawValue)

@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 import Transport
 import WireJSON
@@ -14,7 +15,7 @@ private struct GarbageMessage {
 }
 
 private func makeGarbage(count: Int, seed: UInt64) -> [GarbageMessage] {
-    var random = SeededGenerator(seed: seed)
+    var random = SplitMix64(seed: seed)
     func frame(nonEmpty: Bool) -> [UInt8] {
         let length = Int.random(in: (nonEmpty ? 1 : 0)...2000, using: &random)
         return (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }

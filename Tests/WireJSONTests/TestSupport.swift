@@ -1,23 +1,7 @@
 import Foundation
+import SeededRandom
 import Testing
 import WireJSON
-
-/// SplitMix64: a tiny, seeded, deterministic generator so every random test reproduces.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Parses the UTF-8 of `text`, returning the error instead of throwing it.
 func parseResult(_ bytes: [UInt8], limits: JSONParser.Limits = .init()) -> Result<JSONValue, JSONError> {

@@ -1,11 +1,17 @@
 import Domain
 import Persistence
+import SeededRandom
 
 /// The deterministic sample data set behind `--seed-sample`: 300 restaurants across 12
 /// cuisines, 60 users, about 1,650 reviews, about 1,350 menu items, some favorites and orders.
 /// Every run produces the same ids (`u-000001`, `r-000001`, `m-…`, `v-…`, `o-…`), names, ratings
 /// and times, so examples in the docs work as written. It goes through the use cases, so every
 /// sample row obeys the business rules.
+///
+/// That is why it uses deterministic adapters rather than the service's: ids from
+/// ``SequentialIdentifierGenerator`` (one sequence per prefix), choices from ``SplitMix64`` with
+/// a fixed seed, and times of its own: each step runs with a ``FixedWallClock`` showing the data
+/// set's current time, which the script then moves on.
 enum SampleData {
     /// What a seeding run created.
     struct Summary: CustomStringConvertible {
@@ -31,26 +37,28 @@ enum SampleData {
     ) async throws -> Summary? {
         guard try await restaurants.newest(after: nil, limit: 1).isEmpty else { return nil }
         var random = SplitMix64(seed: 20_261_121)
-        let clock = ManualWallClock(Timestamp(year: 2025, month: 1, day: 6, hour: 9))
+        var now = Timestamp(year: 2025, month: 1, day: 6, hour: 9)
         var summary = Summary()
 
-        let register = RegisterUser(users: users, clock: clock, ids: SequentialIdentifierGenerator(prefix: "u"))
+        let userSequence = SequentialIdentifierGenerator(prefix: "u")
         var userIds: [UserID] = []
         for index in 0..<60 {
             let first = firstNames[index % firstNames.count]
+            let register = RegisterUser(users: users, clock: FixedWallClock(now), ids: userSequence)
             let user = try await register.execute(.init(name: "\(first) Sample\(index + 1)", email: "\(first.lowercased()).sample\(index + 1)@example.com"))
             userIds.append(user.id)
-            clock.advance(milliseconds: 3_600_000)
+            now = now.adding(milliseconds: 3_600_000)
         }
         summary.users = userIds.count
 
-        let create = CreateRestaurant(restaurants: restaurants, clock: clock, ids: SequentialIdentifierGenerator(prefix: "r"))
+        let restaurantSequence = SequentialIdentifierGenerator(prefix: "r")
         let addItem = AddMenuItem(restaurants: restaurants, menu: menu, ids: SequentialIdentifierGenerator(prefix: "m"))
         var restaurantIds: [RestaurantID] = []
         var itemsByRestaurant: [[MenuItem]] = []
         for index in 0..<300 {
             let cuisine = cuisines[index % cuisines.count]
             let name = "\(adjectives[index % adjectives.count]) \(nouns[(index / adjectives.count) % nouns.count]) \(cuisine)"
+            let create = CreateRestaurant(restaurants: restaurants, clock: FixedWallClock(now), ids: restaurantSequence)
             let restaurant = try await create.execute(.init(
                 name: name, cuisine: cuisine, priceLevel: 1 + Int(random.next() % 4),
                 address: "\(1 + index) \(streets[index % streets.count]), Springfield",
@@ -69,61 +77,46 @@ enum SampleData {
                 )))
             }
             itemsByRestaurant.append(items)
-            clock.advance(milliseconds: 2 * 3_600_000)
+            now = now.adding(milliseconds: 2 * 3_600_000)
         }
         summary.restaurants = restaurantIds.count
         summary.menuItems = itemsByRestaurant.map(\.count).reduce(0, +)
 
-        let review = AddReview(users: users, restaurants: restaurants, clock: clock, ids: SequentialIdentifierGenerator(prefix: "v"))
+        let reviewSequence = SequentialIdentifierGenerator(prefix: "v")
         for (index, restaurantId) in restaurantIds.enumerated() {
             // A per-restaurant bias gives a spread of ratings rather than all near 3.
             let bias = Int(random.next() % 5)
             for _ in 0..<Int(random.next() % 11) {
                 let rating = max(1, min(5, 1 + bias + Int(random.next() % 3) - 1))
+                let review = AddReview(users: users, restaurants: restaurants, clock: FixedWallClock(now), ids: reviewSequence)
                 _ = try await review.execute(.init(
                     userId: userIds[Int(random.next() % UInt64(userIds.count))], restaurantId: restaurantId,
                     rating: rating, text: comments[(index + summary.reviews) % comments.count]
                 ))
                 summary.reviews += 1
-                clock.advance(milliseconds: 20 * 60_000)
+                now = now.adding(milliseconds: 20 * 60_000)
             }
         }
 
-        let save = SaveFavoriteRestaurant(users: users, restaurants: restaurants, favorites: favorites, clock: clock)
         for (index, userId) in userIds.enumerated() {
             for pick in 0..<(index % 8) {
+                let save = SaveFavoriteRestaurant(users: users, restaurants: restaurants, favorites: favorites, clock: FixedWallClock(now))
                 _ = try await save.execute(userId: userId, restaurantId: restaurantIds[(index * 7 + pick * 13) % restaurantIds.count])
                 summary.favorites += 1
-                clock.advance(milliseconds: 60_000)
+                now = now.adding(milliseconds: 60_000)
             }
         }
 
-        let place = PlaceOrder(users: users, menu: menu, orders: orders, clock: clock, ids: SequentialIdentifierGenerator(prefix: "o"), taxRate: FixedTaxRate(taxRate))
+        let orderSequence = SequentialIdentifierGenerator(prefix: "o")
         for index in 0..<40 {
             let items = itemsByRestaurant[(index * 11) % itemsByRestaurant.count]
             let lines = items.prefix(2).map { PlaceOrder.LineInput(itemId: $0.id, quantity: 1 + index % 2) }
+            let place = PlaceOrder(users: users, menu: menu, orders: orders, clock: FixedWallClock(now), ids: orderSequence, taxRate: FixedTaxRate(taxRate))
             _ = try await place.execute(.init(userId: userIds[index % userIds.count], items: Array(lines), discountCents: index % 4 == 0 ? 100 : nil, deliveryAddress: "\(10 + index) Elm St, Springfield"))
             summary.orders += 1
-            clock.advance(milliseconds: 30 * 60_000)
+            now = now.adding(milliseconds: 30 * 60_000)
         }
         return summary
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64) so the sample data never changes between runs.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

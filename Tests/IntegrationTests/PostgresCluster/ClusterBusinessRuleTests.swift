@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import SvcdTestSupport
 import Testing
 import WireContract
@@ -36,7 +37,7 @@ extension PostgresClusterSuite {
             try await withCluster { cluster, database in
                 let user = try await cluster.newUser(on: 1, "cap")
                 let all = try await restaurants(130, "Cap", on: cluster)
-                var generator = SeededGenerator(seed: 1)
+                var generator = SplitMix64(seed: 1)
                 // Every restaurant once, plus repeats of some (saving a favourite again is a no-op).
                 var picks = all + (0..<40).map { _ in all[Int(generator.next() % UInt64(all.count))] }
                 picks.shuffle(using: &generator)
@@ -111,7 +112,7 @@ extension PostgresClusterSuite {
                 let restaurant = try await cluster.newRestaurant(on: 1, "Conservation")
                 let item = try await cluster.newItem(on: 2, in: restaurant, stock: initial)
                 let user = try await cluster.newUser(on: 0, "conservation")
-                var generator = SeededGenerator(seed: 7)
+                var generator = SplitMix64(seed: 7)
                 let restockQuantities = (0..<restocks).map { _ in 1 + Int(generator.next() % 4) }
                 let orderQuantities = (0..<orders).map { _ in 1 + Int(generator.next() % 3) }
                 async let restocked = ClusterRace.run(
@@ -135,7 +136,7 @@ extension PostgresClusterSuite {
         @Test func registrationsOfOneEmailInMixedCaseOnAllInstancesWinExactlyOnce() async throws {
             try await withCluster { cluster, database in
                 let contenders = 30
-                var generator = SeededGenerator(seed: 3)
+                var generator = SplitMix64(seed: 3)
                 let email = uniqueEmail("contested")
                 let variants: [JSONValue] = (0..<contenders).map { index in
                     let mixed = String(email.map { generator.next() % 2 == 0 ? Character($0.uppercased()) : $0 })
@@ -158,7 +159,7 @@ extension PostgresClusterSuite {
                 let reviews = 180
                 let restaurant = try await cluster.newRestaurant(on: 2, "Reviewed")
                 let user = try await cluster.newUser(on: 1, "reviewer")
-                var generator = SeededGenerator(seed: 5)
+                var generator = SplitMix64(seed: 5)
                 let ratings = (0..<reviews).map { _ in 1 + Int(generator.next() % 5) }
                 let race = try await ClusterRace.run(cluster, .addReview, ratings.map {
                     ["userId": .string(user), "restaurantId": .string(restaurant), "rating": .int($0), "text": "race"]

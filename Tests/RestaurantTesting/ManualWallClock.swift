@@ -1,7 +1,9 @@
 import Domain
 import Synchronization
 
-/// A clock that stands still until told to move: for tests and deterministic seeding.
+/// A test double of ``WallClock``: it shows the time it was set to until the test moves it
+/// (`set`, `advance`), so a test decides exactly when "now" is and when it passes. Production
+/// code that needs times it decides itself uses ``FixedWallClock``.
 public final class ManualWallClock: WallClock {
     private let current: Mutex<Timestamp>
 

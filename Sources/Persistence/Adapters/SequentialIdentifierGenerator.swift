@@ -1,7 +1,10 @@
 import Domain
 import Synchronization
 
-/// Ids `prefix-000001`, `prefix-000002`, …: predictable, for tests and the sample data set.
+/// Ids `prefix-000001`, `prefix-000002`, …: the same on every run. The sample data set makes its
+/// ids with it (`u-000001`, `r-000001`, …, which the documentation's examples use), and tests
+/// use it for ids they can read. Unique only within one generator: the service's own ids come
+/// from ``TimeOrderedIdentifierGenerator``.
 public final class SequentialIdentifierGenerator: IdentifierGenerator {
     private let prefix: String
     private let counter = Mutex(0)
