@@ -17,8 +17,10 @@ struct World {
     let users: InMemoryUserRepository
     let restaurants: InMemoryRestaurantRepository
     let favorites: InMemoryFavoriteRepository
-    /// Menu items, their stock and the orders (one actor, both protocols).
+    /// Menu items and their stock.
     let menu: InMemoryMenuRepository
+    /// Orders, taking stock from `menu`'s items.
+    let orders: InMemoryOrderRepository
     /// Idempotency keys' bindings, shared by the repositories above.
     let idempotency: InMemoryIdempotencyRepository
     private let emailCounter = Counter()
@@ -30,6 +32,7 @@ struct World {
         restaurants = store.restaurants
         favorites = store.favorites
         menu = store.menu
+        orders = store.orders
         idempotency = store.idempotency
         ids = SequentialIdentifierGenerator(prefix: "id")
         self.taxRate = FixedTaxRate(taxRate)
@@ -41,7 +44,7 @@ struct World {
 
     /// Every use case over this world's repositories and ports.
     var useCases: UseCaseCatalog {
-        UseCaseCatalog(users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: menu, idempotency: idempotency, clock: clock, ids: ids, taxRate: taxRate)
+        UseCaseCatalog(users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: orders, idempotency: idempotency, clock: clock, ids: ids, taxRate: taxRate)
     }
 
     var registerUser: RegisterUser { useCases.registerUser }

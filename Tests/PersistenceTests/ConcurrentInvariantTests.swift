@@ -103,7 +103,7 @@ import Testing
         #expect(outcomes.filter { $0 == .succeeded }.count == 120)
         #expect(try await world.menu.item(id: scarce.id)?.stock == 0)
         #expect(try await world.menu.item(id: plentiful.id)?.stock == 1000 - 120)
-        let stored = try await world.menu.orders(of: buyer.id, after: nil, limit: 500)
+        let stored = try await world.orders.orders(of: buyer.id, after: nil, limit: 500)
         #expect(stored.count == 120)
     }
 
@@ -131,7 +131,7 @@ import Testing
         #expect(left >= 0)
         #expect(initial + restocked == sold + left)
         #expect((0..<calls).filter { isRestock[$0] }.allSatisfy { outcomes[$0] == .succeeded })
-        let orders = try await world.menu.orders(of: buyer.id, after: nil, limit: 500)
+        let orders = try await world.orders.orders(of: buyer.id, after: nil, limit: 500)
         #expect(orders.map { $0.lines[0].quantity }.reduce(0, +) == sold)
     }
 

@@ -32,7 +32,8 @@ struct Fixture {
     let users: any UserListing
     let restaurants: any RestaurantRepository
     let favorites: any FavoriteRepository
-    let menu: any MenuRepository & OrderRepository
+    let menu: any MenuRepository
+    let orders: any OrderRepository
     let idempotency: any IdempotencyRepository
     /// The SQLite store and its directory (sqlite backend only).
     let store: SQLiteStore?
@@ -55,6 +56,7 @@ struct Fixture {
             restaurants = memory.restaurants
             favorites = memory.favorites
             menu = memory.menu
+            orders = memory.orders
             idempotency = memory.idempotency
             store = nil
             directory = nil
@@ -71,6 +73,7 @@ struct Fixture {
             restaurants = PostgresRestaurantRepository(store: postgres)
             favorites = PostgresFavoriteRepository(store: postgres)
             menu = PostgresMenuRepository(store: postgres)
+            orders = PostgresOrderRepository(store: postgres)
             idempotency = PostgresIdempotencyRepository(store: postgres)
             self.postgres = postgres
             store = nil
@@ -82,6 +85,7 @@ struct Fixture {
             restaurants = try await SQLiteRestaurantRepository(store: store)
             favorites = try await SQLiteFavoriteRepository(store: store)
             menu = SQLiteMenuRepository(store: store)
+            orders = SQLiteOrderRepository(store: store)
             idempotency = SQLiteIdempotencyRepository(store: store)
             self.store = store
             self.directory = directory
@@ -99,7 +103,7 @@ struct Fixture {
     var getReviews: GetReviews { GetReviews(restaurants: restaurants) }
     var addMenuItem: AddMenuItem { AddMenuItem(restaurants: restaurants, menu: menu, ids: ids) }
     var restock: RestockMenuItem { RestockMenuItem(menu: menu) }
-    var placeOrder: PlaceOrder { PlaceOrder(users: users, menu: menu, orders: menu, clock: clock, ids: ids, taxRate: tax) }
+    var placeOrder: PlaceOrder { PlaceOrder(users: users, menu: menu, orders: orders, clock: clock, ids: ids, taxRate: tax) }
 
     func user(_ name: String = "Ada") async throws -> User {
         try await registerUser.execute(.init(name: name, email: "\(name.lowercased())-\(ids.makeIdentifier())@example.com"))

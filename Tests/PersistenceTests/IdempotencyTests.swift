@@ -75,16 +75,16 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
             id: OrderID("o-1"), userId: buyer.id, lines: [.init(itemId: item.id, quantity: 3, unitPriceCents: 2000)],
             currency: .usd, discountCents: 0, taxRate: world.tax.currentTaxRate(), deliveryAddress: "1 Way", createdAt: world.clock.now()
         )
-        let refused = await ClaimOutcome { try await world.menu.place(order, claim: claim("order-key")) }
+        let refused = await ClaimOutcome { try await world.orders.place(order, claim: claim("order-key")) }
         #expect(refused == .wrote(.insufficientStock(itemId: item.id, requested: 3, available: 1)))
         #expect(try await world.idempotency.binding(forKey: "order-key") == nil)
         _ = try await world.menu.restock(itemId: item.id, quantity: 2)
-        let placed = await ClaimOutcome { try await world.menu.place(order, claim: claim("order-key")) }
+        let placed = await ClaimOutcome { try await world.orders.place(order, claim: claim("order-key")) }
         #expect(placed == .wrote(.placed(order)))
-        let replayed = await ClaimOutcome { try await world.menu.place(order, claim: claim("order-key")) }
+        let replayed = await ClaimOutcome { try await world.orders.place(order, claim: claim("order-key")) }
         #expect(replayed == .replayed(recorded(.order(order))))
         #expect(try await world.menu.item(id: item.id)?.stock == 0)
-        #expect(try await world.menu.orders(of: buyer.id, after: nil, limit: 10).count == 1)
+        #expect(try await world.orders.orders(of: buyer.id, after: nil, limit: 10).count == 1)
     }
 
     @Test(arguments: Backend.allCases)
@@ -147,7 +147,7 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
                         id: OrderID("o-\(index)"), userId: buyer.id, lines: [.init(itemId: item.id, quantity: 2, unitPriceCents: 2000)],
                         currency: .usd, discountCents: 0, taxRate: world.tax.currentTaxRate(), deliveryAddress: "1 Way", createdAt: world.clock.now()
                     )
-                    return await ClaimOutcome { try await world.menu.place(order, claim: claim("one-key")) }
+                    return await ClaimOutcome { try await world.orders.place(order, claim: claim("one-key")) }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -160,7 +160,7 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
         let winner = try #require(placed.first)
         #expect(outcomes.filter { $0 == .replayed(recorded(.order(winner))) }.count == racers - 1)
         #expect(try await world.menu.item(id: item.id)?.stock == 998)
-        #expect(try await world.menu.orders(of: buyer.id, after: nil, limit: 500).map(\.id) == [winner.id])
+        #expect(try await world.orders.orders(of: buyer.id, after: nil, limit: 500).map(\.id) == [winner.id])
     }
 
     @Test func twoStoresOnOneFileRacingWithOneKeyWriteOnce() async throws {

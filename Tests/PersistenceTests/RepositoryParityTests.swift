@@ -451,31 +451,31 @@ import Testing
                 id: OrderID(id), userId: user.id, lines: lines, currency: .jpy, discountCents: 100 * index, taxCents: 777 + index,
                 deliveryAddress: "Flat \(index), Straße 5 — \"rear\"\nTokyo 東京", createdAt: noon.adding(milliseconds: Int64(times[index]))
             )
-            #expect(try await world.menu.place(order) == .placed(order))
+            #expect(try await world.orders.place(order) == .placed(order))
             placed.append(order)
         }
         let foreign = Order(id: OrderID("o-99"), userId: other.id, lines: [.init(itemId: main.id, quantity: 1, unitPriceCents: 1250)], currency: .jpy, discountCents: 0, taxCents: 100, deliveryAddress: "Elsewhere", createdAt: noon.adding(milliseconds: 100))
-        #expect(try await world.menu.place(foreign) == .placed(foreign))
+        #expect(try await world.orders.place(foreign) == .placed(foreign))
 
         // Newest first, equal times by id descending ("o-7" > "o-3" > "o-10").
         let expected = placed.sorted { RecencyKey(createdAt: $0.createdAt, id: $0.id).precedes(RecencyKey(createdAt: $1.createdAt, id: $1.id)) }
         #expect(expected.map(\.id.rawValue) == ["o-9", "o-1", "o-7", "o-3", "o-10", "o-2", "o-5"])
-        #expect(try await world.menu.orders(of: user.id, after: nil, limit: 500) == expected)
+        #expect(try await world.orders.orders(of: user.id, after: nil, limit: 500) == expected)
         for order in placed + [foreign] {
-            #expect(try await world.menu.order(id: order.id) == order)
+            #expect(try await world.orders.order(id: order.id) == order)
         }
-        #expect(try await world.menu.order(id: OrderID("nope")) == nil)
+        #expect(try await world.orders.order(id: OrderID("nope")) == nil)
 
         var visited: [Order] = []
         var after: RecencyKey<Order>?
         while true {
-            let rows = try await world.menu.orders(of: user.id, after: after, limit: limit)
+            let rows = try await world.orders.orders(of: user.id, after: after, limit: limit)
             visited += rows
             guard rows.count == limit, let last = rows.last else { break }
             after = RecencyKey(createdAt: last.createdAt, id: last.id)
         }
         #expect(visited == expected)
-        let listOrders = ListOrders(users: world.users, orders: world.menu)
+        let listOrders = ListOrders(users: world.users, orders: world.orders)
         let pages = try await allPages { cursor in try await listOrders.execute(userId: user.id, limit: limit, cursor: cursor) }
         #expect(pages.flatMap { $0 } == expected)
 
@@ -484,11 +484,11 @@ import Testing
         #expect(try await world.menu.item(id: side.id)?.stock == 100 - 4 * 3)
         // A refused placement changes nothing.
         let tooMuch = Order(id: OrderID("o-big"), userId: user.id, lines: [.init(itemId: side.id, quantity: 1, unitPriceCents: 399), .init(itemId: main.id, quantity: 1000, unitPriceCents: 1250)], currency: .jpy, discountCents: 0, taxCents: 0, deliveryAddress: "x", createdAt: noon)
-        #expect(try await world.menu.place(tooMuch) == .insufficientStock(itemId: main.id, requested: 1000, available: 100 - mainSold))
+        #expect(try await world.orders.place(tooMuch) == .insufficientStock(itemId: main.id, requested: 1000, available: 100 - mainSold))
         let ghostItem = Order(id: OrderID("o-ghost"), userId: user.id, lines: [.init(itemId: side.id, quantity: 1, unitPriceCents: 399), .init(itemId: MenuItemID("nope"), quantity: 1, unitPriceCents: 1)], currency: .jpy, discountCents: 0, taxCents: 0, deliveryAddress: "x", createdAt: noon)
-        #expect(try await world.menu.place(ghostItem) == .unknownItem(MenuItemID("nope")))
+        #expect(try await world.orders.place(ghostItem) == .unknownItem(MenuItemID("nope")))
         #expect(try await world.menu.item(id: side.id)?.stock == 100 - 4 * 3)
-        #expect(try await world.menu.order(id: OrderID("o-big")) == nil)
+        #expect(try await world.orders.order(id: OrderID("o-big")) == nil)
     }
 
     // MARK: Users

@@ -12,6 +12,7 @@ struct StoreWiring {
     let restaurants: SQLiteRestaurantRepository
     let favorites: SQLiteFavoriteRepository
     let menu: SQLiteMenuRepository
+    let orders: SQLiteOrderRepository
     let clock = ManualWallClock(noon)
     let ids: SequentialIdentifierGenerator
     let tax = FixedTaxRate(TaxRate(partsPerMillion: 80_000)!)
@@ -22,12 +23,13 @@ struct StoreWiring {
         restaurants = try await SQLiteRestaurantRepository(store: store)
         favorites = try await SQLiteFavoriteRepository(store: store)
         menu = SQLiteMenuRepository(store: store)
+        orders = SQLiteOrderRepository(store: store)
         ids = SequentialIdentifierGenerator(prefix: idPrefix)
     }
 
     var registerUser: RegisterUser { RegisterUser(users: users, clock: clock, ids: ids) }
     var saveFavorite: SaveFavoriteRestaurant { SaveFavoriteRestaurant(users: users, restaurants: restaurants, favorites: favorites, clock: clock) }
-    var placeOrder: PlaceOrder { PlaceOrder(users: users, menu: menu, orders: menu, clock: clock, ids: ids, taxRate: tax) }
+    var placeOrder: PlaceOrder { PlaceOrder(users: users, menu: menu, orders: orders, clock: clock, ids: ids, taxRate: tax) }
 }
 
 /// Runs raw SQL on the store's file through a separate connection, as another tool would.
@@ -90,8 +92,8 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         #expect(try await reopened.restaurants.reviews(of: trattoria.id, after: nil, limit: 500) == [review2, review1])
         #expect(try await reopened.favorites.favorites(of: ada.id) == favoritesBefore)
         #expect(try await reopened.menu.item(id: item.id) == item.with(stock: 7))
-        #expect(try await reopened.menu.order(id: order.id) == order)
-        #expect(try await reopened.menu.orders(of: ada.id, after: nil, limit: 500) == [order])
+        #expect(try await reopened.orders.order(id: order.id) == order)
+        #expect(try await reopened.orders.orders(of: ada.id, after: nil, limit: 500) == [order])
         try await reopened.store.checkIntegrity()
         // The reopened store takes writes again, on top of what was there.
         #expect(try await reopened.registerUser.execute(.init(name: "Cy", email: "cy@example.com")).name == "Cy")
@@ -149,7 +151,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
             case 0, 1:
                 let userId = index % 4 == 0 ? buyer.id : UserID("ghost-\(index)")
                 let order = Order(id: OrderID("o-\(index)"), userId: userId, lines: [.init(itemId: item.id, quantity: 2, unitPriceCents: 1500)], currency: .usd, discountCents: 0, taxCents: 0, deliveryAddress: "x", createdAt: noon)
-                guard case .placed = try await world.menu.place(order) else { throw Refused() }
+                guard case .placed = try await world.orders.place(order) else { throw Refused() }
             case 2:
                 let restaurantId = index % 8 == 2 ? restaurant.id : RestaurantID("ghost")
                 try await world.menu.insert(MenuItem(id: MenuItemID("i-\(index)"), restaurantId: restaurantId, name: "Dish \(index)", price: Money(minorUnits: 100, currency: .usd), stock: 1))
@@ -178,11 +180,11 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         // Good orders took their stock; failed ones gave theirs back and left no row.
         let goodOrders = (0..<calls).filter { $0 % 4 == 0 }.count
         #expect(try await world.menu.item(id: item.id)?.stock == 1000 - 2 * goodOrders)
-        #expect(try await world.menu.orders(of: buyer.id, after: nil, limit: 500).count == goodOrders)
+        #expect(try await world.orders.orders(of: buyer.id, after: nil, limit: 500).count == goodOrders)
         for index in 0..<calls {
             switch index % 4 {
-            case 0: #expect(try await world.menu.order(id: OrderID("o-\(index)"))?.userId == buyer.id)
-            case 1: #expect(try await world.menu.order(id: OrderID("o-\(index)")) == nil)
+            case 0: #expect(try await world.orders.order(id: OrderID("o-\(index)"))?.userId == buyer.id)
+            case 1: #expect(try await world.orders.order(id: OrderID("o-\(index)")) == nil)
             case 2: #expect((try await world.menu.item(id: MenuItemID("i-\(index)")) != nil) == (index % 8 == 2))
             default: break
             }
@@ -194,7 +196,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         for user in users where expectedNames[user.id] != nil {
             #expect(user.name == expectedNames[user.id])
         }
-        #expect(try await world.menu.orders(of: UserID("ghost-1"), after: nil, limit: 500).isEmpty)
+        #expect(try await world.orders.orders(of: UserID("ghost-1"), after: nil, limit: 500).isEmpty)
         try await store.checkIntegrity()
         let statistics = store.commitStatistics
         #expect(statistics.writes - before.writes == calls)
@@ -227,10 +229,10 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
 
         try rawSQL(path, "UPDATE orders SET currency = 'XXX' WHERE id = ?", [order.id.rawValue])
         await #expect(throws: StoreError.unmappable(table: "orders", column: "currency", value: "XXX")) {
-            _ = try await world.menu.order(id: order.id)
+            _ = try await world.orders.order(id: order.id)
         }
         await #expect(throws: StoreError.unmappable(table: "orders", column: "currency", value: "XXX")) {
-            _ = try await world.menu.orders(of: user.id, after: nil, limit: 10)
+            _ = try await world.orders.orders(of: user.id, after: nil, limit: 10)
         }
 
         // Updates read the user inside the write transaction; audits read every row; a user
@@ -385,7 +387,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         }.count == 300 - stock)
         #expect(try await world.menu.item(id: item.id)?.stock == 0)
         #expect(try await second.menu.item(id: item.id)?.stock == 0)
-        #expect(try await second.menu.orders(of: buyer.id, after: nil, limit: 500).count == stock)
+        #expect(try await second.orders.orders(of: buyer.id, after: nil, limit: 500).count == stock)
 
         // One e-mail address in mixed case, registered through both stores.
         let spellings = ["Sam@Example.com", "sam@example.com", "SAM@EXAMPLE.COM", "sAm@eXample.Com"]
@@ -469,7 +471,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         await #expect(throws: StoreError.closed) { _ = try await world.favorites.remove(userId: user.id, restaurantId: restaurant.id) }
         await #expect(throws: StoreError.closed) { _ = try await world.menu.restock(itemId: item.id, quantity: 1) }
         await #expect(throws: StoreError.closed) {
-            _ = try await world.menu.place(Order(id: OrderID("o"), userId: user.id, lines: [.init(itemId: item.id, quantity: 1, unitPriceCents: 1500)], currency: .usd, discountCents: 0, taxCents: 0, deliveryAddress: "x", createdAt: noon))
+            _ = try await world.orders.place(Order(id: OrderID("o"), userId: user.id, lines: [.init(itemId: item.id, quantity: 1, unitPriceCents: 1500)], currency: .usd, discountCents: 0, taxCents: 0, deliveryAddress: "x", createdAt: noon))
         }
         await #expect(throws: StoreError.closed) { _ = try await world.registerUser.execute(.init(name: "Late", email: "late2@example.com")) }
         #expect(store.commitStatistics == before)

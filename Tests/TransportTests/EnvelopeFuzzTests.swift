@@ -690,7 +690,7 @@ private struct HandlerWorld {
     static func make() async throws -> HandlerWorld {
         let store = InMemoryStore()
         let catalog = UseCaseCatalog(
-            users: store.users, restaurants: store.restaurants, favorites: store.favorites, menu: store.menu, orders: store.menu,
+            users: store.users, restaurants: store.restaurants, favorites: store.favorites, menu: store.menu, orders: store.orders,
             idempotency: store.idempotency,
             clock: ManualWallClock(Timestamp(year: 2026, month: 6, day: 15, hour: 12)), ids: SequentialIdentifierGenerator(prefix: "f"),
             taxRate: FixedTaxRate(try #require(TaxRate(partsPerMillion: 80_000)))
