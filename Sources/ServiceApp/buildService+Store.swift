@@ -8,7 +8,8 @@ struct Repositories: Sendable {
     let users: any UserRepository
     let restaurants: any RestaurantRepository
     let favorites: any FavoriteRepository
-    let menu: any MenuRepository & OrderRepository
+    let menu: any MenuRepository
+    let orders: any OrderRepository
     let idempotency: any IdempotencyRepository
 }
 
@@ -31,7 +32,7 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
             let repositories = Repositories(
                 users: try await SQLiteUserRepository(store: sqlite), restaurants: restaurants,
                 favorites: try await SQLiteFavoriteRepository(store: sqlite), menu: SQLiteMenuRepository(store: sqlite),
-                idempotency: SQLiteIdempotencyRepository(store: sqlite)
+                orders: SQLiteOrderRepository(store: sqlite), idempotency: SQLiteIdempotencyRepository(store: sqlite)
             )
             let held = await restaurants.count
             logger.info("opened store", metadata: [
@@ -65,13 +66,14 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
         let repositories = Repositories(
             users: PostgresUserRepository(store: postgres), restaurants: PostgresRestaurantRepository(store: postgres),
             favorites: PostgresFavoriteRepository(store: postgres), menu: PostgresMenuRepository(store: postgres),
-            idempotency: PostgresIdempotencyRepository(store: postgres)
+            orders: PostgresOrderRepository(store: postgres), idempotency: PostgresIdempotencyRepository(store: postgres)
         )
         return (.postgres(postgres), repositories)
     case .memory:
         let memory = InMemoryStore(clock: clock)
         return (.memory, Repositories(
-            users: memory.users, restaurants: memory.restaurants, favorites: memory.favorites, menu: memory.menu, idempotency: memory.idempotency
+            users: memory.users, restaurants: memory.restaurants, favorites: memory.favorites, menu: memory.menu, orders: memory.orders,
+            idempotency: memory.idempotency
         ))
     }
 }
@@ -82,7 +84,7 @@ func seedSample(into repositories: Repositories, of store: ServiceStore, taxRate
     let seed: @Sendable () async throws -> SampleData.Summary? = {
         try await SampleData.seedIfEmpty(
             users: repositories.users, restaurants: repositories.restaurants, favorites: repositories.favorites,
-            menu: repositories.menu, orders: repositories.menu, taxRate: taxRate
+            menu: repositories.menu, orders: repositories.orders, taxRate: taxRate
         )
     }
     let seeded: SampleData.Summary?

@@ -34,7 +34,7 @@ public func buildService(
         }
         catalog = UseCaseCatalog(
             users: repositories.users, restaurants: repositories.restaurants, favorites: repositories.favorites,
-            menu: repositories.menu, orders: repositories.menu, idempotency: repositories.idempotency,
+            menu: repositories.menu, orders: repositories.orders, idempotency: repositories.idempotency,
             clock: clock, ids: TimeOrderedIdentifierGenerator(clock: clock), taxRate: FixedTaxRate(configuration.taxRate)
         )
     } catch {

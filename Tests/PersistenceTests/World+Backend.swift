@@ -35,10 +35,10 @@ extension World {
             } else {
                 postgres = try await PostgresSuite.newStore(clock: clock)
             }
-            let menu = PostgresMenuRepository(store: postgres)
             return World(
                 users: PostgresUserRepository(store: postgres), restaurants: PostgresRestaurantRepository(store: postgres),
-                favorites: PostgresFavoriteRepository(store: postgres), menu: menu, orders: menu,
+                favorites: PostgresFavoriteRepository(store: postgres), menu: PostgresMenuRepository(store: postgres),
+                orders: PostgresOrderRepository(store: postgres),
                 idempotency: PostgresIdempotencyRepository(store: postgres),
                 clock: clock, idPrefix: idPrefix, backing: OpenedStore(postgres: postgres)
             )
@@ -50,10 +50,10 @@ extension World {
     static func open(sqliteFile path: String, directory: TemporaryDirectory? = nil, idPrefix: String) async throws -> World {
         let clock = ManualWallClock(World.start)
         let store = try SQLiteStore(path: path, clock: clock)
-        let menu = SQLiteMenuRepository(store: store)
         return World(
             users: try await SQLiteUserRepository(store: store), restaurants: try await SQLiteRestaurantRepository(store: store),
-            favorites: try await SQLiteFavoriteRepository(store: store), menu: menu, orders: menu,
+            favorites: try await SQLiteFavoriteRepository(store: store), menu: SQLiteMenuRepository(store: store),
+            orders: SQLiteOrderRepository(store: store),
             idempotency: SQLiteIdempotencyRepository(store: store),
             clock: clock, idPrefix: idPrefix, backing: OpenedStore(sqlite: store, directory: directory)
         )

@@ -52,7 +52,7 @@ public struct World: Sendable {
         // in the same atomic step.
         self.init(
             users: store.users, restaurants: store.restaurants, favorites: store.favorites,
-            menu: store.menu, orders: store.menu, idempotency: store.idempotency,
+            menu: store.menu, orders: store.orders, idempotency: store.idempotency,
             clock: clock, taxRate: taxRate, idPrefix: idPrefix
         )
     }

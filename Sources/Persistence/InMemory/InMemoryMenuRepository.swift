@@ -1,99 +1,43 @@
 import Domain
 
-/// Menu items, their stock and the orders that consume it, held in memory. Stock and orders
-/// share one actor because placing an order must take stock from several items and store the
-/// order in one atomic step.
-public actor InMemoryMenuRepository: MenuRepository, OrderRepository {
-    private var items: [MenuItemID: MenuItem] = [:]
-    private var itemIdsByRestaurant: [RestaurantID: [MenuItemID]] = [:]
-    private var orders: [OrderID: Order] = [:]
-    // Per user, newest first.
-    private var ordersByUser: [UserID: [Order]] = [:]
+/// Menu items and their stock held in memory, in the ``InMemoryInventory`` that
+/// ``InMemoryOrderRepository`` places orders in: an order takes stock in the same actor step that
+/// stores it.
+///
+/// A struct that forwards each call to that actor. Its methods are `nonisolated(nonsending)`, so
+/// a call changes executors only into the actor and back, as a call on the actor itself would.
+public struct InMemoryMenuRepository: MenuRepository {
+    private let inventory: InMemoryInventory
 
-    private let idempotency: InMemoryIdempotencyRepository
-
-    /// An empty repository, binding idempotency keys in `idempotency` (share one ledger among the
-    /// repositories of one store).
-    public init(idempotency: InMemoryIdempotencyRepository = InMemoryIdempotencyRepository()) {
-        self.idempotency = idempotency
+    /// The menu face of `inventory`.
+    init(inventory: InMemoryInventory) {
+        self.inventory = inventory
     }
 
     /// Stores a new item.
-    public func insert(_ item: MenuItem, claim: IdempotencyClaim?) throws {
-        try idempotency.perform(claim) {
-            items[item.id] = item
-            itemIdsByRestaurant[item.restaurantId, default: []].append(item.id)
-            return ((), .menuItem(item))
-        }
+    public nonisolated(nonsending) func insert(_ item: MenuItem, claim: IdempotencyClaim?) async throws {
+        try await inventory.insert(item, claim: claim)
     }
 
     /// The item with this id.
-    public func item(id: MenuItemID) -> MenuItem? {
-        items[id]
+    public nonisolated(nonsending) func item(id: MenuItemID) async -> MenuItem? {
+        await inventory.item(id: id)
     }
 
     /// The items with these ids, in the order given.
-    public func items(ids: [MenuItemID]) -> [MenuItem] {
-        ids.compactMap { items[$0] }
+    public nonisolated(nonsending) func items(ids: [MenuItemID]) async -> [MenuItem] {
+        await inventory.items(ids: ids)
     }
 
     /// A restaurant's items by name, then id.
-    public func menu(of restaurantId: RestaurantID) -> [MenuItem] {
-        itemIdsByRestaurant[restaurantId, default: []].compactMap { items[$0] }.sorted {
-            $0.name.utf8.elementsEqual($1.name.utf8) ? $0.id < $1.id : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
-        }
+    public nonisolated(nonsending) func menu(of restaurantId: RestaurantID) async -> [MenuItem] {
+        await inventory.menu(of: restaurantId)
     }
 
     /// Adds to an item's stock unless that would take it past `maximumStock`.
-    public func restock(itemId: MenuItemID, quantity: Int, maximumStock: Int, claim: IdempotencyClaim?) throws -> RestockOutcome {
-        try idempotency.perform(claim) {
-            guard let item = items[itemId] else { return (.notFound, nil) }
-            guard item.stock <= maximumStock - quantity else { return (.beyondMaximum(stock: item.stock), nil) }
-            let restocked = item.with(stock: item.stock + quantity)
-            items[itemId] = restocked
-            return (.restocked(restocked), .menuItem(restocked))
-        }
-    }
-
-    /// Takes every line's stock and stores the order, or changes nothing.
-    public func place(_ order: Order, claim: IdempotencyClaim?) throws -> OrderPlacementOutcome {
-        try idempotency.perform(claim) {
-            let outcome = store(order)
-            guard case .placed(let placed) = outcome else { return (outcome, nil) }
-            return (outcome, .order(placed))
-        }
-    }
-
-    private func store(_ order: Order) -> OrderPlacementOutcome {
-        for line in order.lines {
-            guard let item = items[line.itemId] else { return .unknownItem(line.itemId) }
-            guard item.canSupply(line.quantity) else {
-                return .insufficientStock(itemId: line.itemId, requested: line.quantity, available: item.stock)
-            }
-        }
-        for line in order.lines {
-            let item = items[line.itemId]!
-            items[line.itemId] = item.with(stock: item.stock - line.quantity)
-        }
-        orders[order.id] = order
-        var userOrders = ordersByUser[order.userId, default: []]
-        let key = RecencyKey(createdAt: order.createdAt, id: order.id)
-        let position = userOrders.firstIndex { key.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) } ?? userOrders.endIndex
-        userOrders.insert(order, at: position)
-        ordersByUser[order.userId] = userOrders
-        return .placed(order)
-    }
-
-    /// The order with this id.
-    public func order(id: OrderID) -> Order? {
-        orders[id]
-    }
-
-    /// A user's orders, newest first, after `after`.
-    public func orders(of userId: UserID, after: RecencyKey<Order>?, limit: Int) -> [Order] {
-        let userOrders = ordersByUser[userId, default: []]
-        guard let after else { return Array(userOrders.prefix(limit)) }
-        let start = userOrders.firstIndex { after.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) } ?? userOrders.endIndex
-        return Array(userOrders[start...].prefix(limit))
+    public nonisolated(nonsending) func restock(
+        itemId: MenuItemID, quantity: Int, maximumStock: Int, claim: IdempotencyClaim?
+    ) async throws -> RestockOutcome {
+        try await inventory.restock(itemId: itemId, quantity: quantity, maximumStock: maximumStock, claim: claim)
     }
 }

@@ -9,8 +9,11 @@ public struct InMemoryStore: Sendable {
     public let restaurants: InMemoryRestaurantRepository
     /// Favorites.
     public let favorites: InMemoryFavoriteRepository
-    /// Menu items, stock and orders.
+    /// Menu items and their stock.
     public let menu: InMemoryMenuRepository
+    /// Orders, taking stock from ``menu``'s items in the same actor step (see
+    /// ``InMemoryOrderRepository``).
+    public let orders: InMemoryOrderRepository
     /// Idempotency keys' bindings.
     public let idempotency: InMemoryIdempotencyRepository
 
@@ -20,6 +23,8 @@ public struct InMemoryStore: Sendable {
         users = InMemoryUserRepository(idempotency: idempotency)
         restaurants = InMemoryRestaurantRepository(idempotency: idempotency)
         favorites = InMemoryFavoriteRepository(idempotency: idempotency)
-        menu = InMemoryMenuRepository(idempotency: idempotency)
+        let inventory = InMemoryInventory(idempotency: idempotency)
+        menu = InMemoryMenuRepository(inventory: inventory)
+        orders = InMemoryOrderRepository(inventory: inventory)
     }
 }

@@ -26,10 +26,7 @@ public struct PostgresFavoriteRepository: FavoriteRepository {
             ) { try $0.decode((Int, Bool).self) } ?? (0, false)
             if saved { return (.alreadySaved(count: count), .favoriteCount(count)) }
             guard count < limit else { return (.limitReached(count: count), nil) }
-            try await connection.run(
-                "INSERT INTO favorites (\(unescaped: FavoriteRecord.columns)) VALUES (\(userId), \(restaurantId), \(favorite.savedAt.millisecondsSinceEpoch))",
-                logger
-            )
+            try await connection.run(Self.insert.query(FavoriteRecord(favorite)), logger)
             return (.added(count: count + 1), .favoriteCount(count + 1))
         }
     }
@@ -50,11 +47,14 @@ public struct PostgresFavoriteRepository: FavoriteRepository {
     public func favorites(of userId: UserID) async throws -> [Favorite] {
         try await store.read { connection, logger in
             try await connection.rows(
-                "SELECT \(unescaped: FavoriteRecord.columns) FROM favorites WHERE user_id = \(userId.rawValue) ORDER BY saved_at DESC, number DESC",
-                logger, FavoriteRecord.favorite
-            )
+                "SELECT \(unescaped: FavoriteRecord.postgresSelection) FROM favorites WHERE user_id = \(userId.rawValue) ORDER BY saved_at DESC, number DESC",
+                logger
+            ) { try FavoriteRecord($0).favorite() }
         }
     }
+
+    /// SaveFavoriteRestaurant's new row.
+    private static let insert = PostgresStatement<FavoriteRecord> { s in s.insert { $0 } }
 
     /// Whether the user saved the restaurant.
     public func contains(userId: UserID, restaurantId: RestaurantID) async throws -> Bool {

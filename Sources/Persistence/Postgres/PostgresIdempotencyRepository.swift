@@ -15,7 +15,7 @@ public struct PostgresIdempotencyRepository: IdempotencyRepository {
     /// The binding of `key`, if any (a key being claimed by an open transaction is not bound yet).
     public func binding(forKey key: String) async throws -> IdempotencyBinding? {
         try await store.read { connection, logger in
-            try await connection.rows(SelectBinding.self, logger, binding: { $0.append(key) }, IdempotencyRecord.binding).first
+            try await connection.rows(SelectBinding.self, logger, binding: { $0.append(key) }) { try IdempotencyRecord($0).binding() }.first
         }
     }
 

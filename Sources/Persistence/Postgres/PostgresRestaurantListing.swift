@@ -4,7 +4,7 @@ import PostgresNIO
 /// The SQL translation of a ``RestaurantQuery`` plus paging, for PostgreSQL: the matching
 /// listed restaurants in rank order (rating descending, then name and id byte-wise, the "C"
 /// collation of those columns). Each filter is a column derived by the Domain's own definitions
-/// (``RestaurantRecord/derived(_:)``). The cuisine, rating and price filters select exactly what
+/// (``RestaurantRecord/init(_:)``). The cuisine, rating and price filters select exactly what
 /// ``RestaurantQuery/matches(_:)`` selects; the text filter compares canonically decomposed bytes
 /// and may select a few more rows, never fewer, so the caller filters with
 /// ``RestaurantQuery/matches(_:)`` and continues after the last row when that left a page short.
@@ -39,7 +39,7 @@ struct PostgresRestaurantListing {
         let limit = placeholder(self.limit)
         return PostgresQuery(
             unsafeSQL: """
-                SELECT \(RestaurantRecord.columns) FROM restaurants WHERE \(conditions.joined(separator: " AND "))
+                SELECT \(RestaurantRecord.postgresSelection) FROM restaurants WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY rank_rating, name, id LIMIT \(limit)
                 """,
             binds: binds

@@ -17,19 +17,9 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
 
     /// Stores a new restaurant; returns once committed.
     public func insert(_ restaurant: Restaurant, claim: IdempotencyClaim?) async throws {
-        let derived = RestaurantRecord.Derived(restaurant)
+        let insert = try Self.insert.query(RestaurantRecord(restaurant))
         try await store.writeOne(claim: claim) { connection, logger in
-            try await connection.run(
-                """
-                INSERT INTO restaurants (\(unescaped: RestaurantRecord.columns), rank_rating, listed, name_key, cuisine_key)
-                VALUES (\(restaurant.id.rawValue), \(restaurant.name), \(restaurant.cuisine), \(restaurant.priceLevel),
-                        \(restaurant.address), \(restaurant.latitude), \(restaurant.longitude), \(restaurant.imageUrl),
-                        \(restaurant.phoneNumber), \(restaurant.website), \(restaurant.openingHours), \(restaurant.ratingTotal),
-                        \(restaurant.reviewCount), \(restaurant.createdAt.millisecondsSinceEpoch),
-                        \(derived.rankRating), \(derived.listed), \(derived.nameKey), \(derived.cuisineKey))
-                """,
-                logger
-            )
+            try await connection.run(insert, logger)
             return ((), .restaurant(restaurant))
         }
     }
@@ -37,7 +27,7 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
     /// The restaurant with this id.
     public func restaurant(id: RestaurantID) async throws -> Restaurant? {
         try await store.read { connection, logger in
-            try await connection.rows(SelectRestaurant.self, logger, binding: { $0.append(id.rawValue) }, RestaurantRecord.restaurant).first
+            try await connection.rows(SelectRestaurant.self, logger, binding: { $0.append(id.rawValue) }) { try RestaurantRecord($0).restaurant() }.first
         }
     }
 
@@ -46,9 +36,8 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
         guard !ids.isEmpty else { return [] }
         let found = try await store.read { connection, logger in
             try await connection.rows(
-                "SELECT \(unescaped: RestaurantRecord.columns) FROM restaurants WHERE id = ANY(\(ids.map(\.rawValue)))", logger,
-                RestaurantRecord.restaurant
-            )
+                "SELECT \(unescaped: RestaurantRecord.postgresSelection) FROM restaurants WHERE id = ANY(\(ids.map(\.rawValue)))", logger
+            ) { try RestaurantRecord($0).restaurant() }
         }
         let byId = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return ids.compactMap { byId[$0] }
@@ -64,7 +53,7 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
         while matching.count < limit {
             let listing = PostgresRestaurantListing(query: query, after: position, limit: limit - matching.count)
             let rows = try await store.read { connection, logger in
-                try await connection.rows(listing.sql, logger, RestaurantRecord.restaurant)
+                try await connection.rows(listing.sql, logger) { try RestaurantRecord($0).restaurant() }
             }
             matching += rows.filter(query.matches)
             guard rows.count == listing.limit, let last = rows.last else { break }
@@ -77,9 +66,9 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
     public func newest(after: RecencyKey<Restaurant>?, limit: Int) async throws -> [Restaurant] {
         try await store.read { connection, logger in
             try await connection.rows(
-                PostgresNewestFirst(columns: RestaurantRecord.columns, table: "restaurants", filter: "listed", after: after, limit: limit).sql,
-                logger, RestaurantRecord.restaurant
-            )
+                PostgresNewestFirst(columns: RestaurantRecord.postgresSelection, table: "restaurants", filter: "listed", after: after, limit: limit).sql,
+                logger
+            ) { try RestaurantRecord($0).restaurant() }
         }
     }
 
@@ -89,29 +78,14 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
     public func addReview(_ review: Review, claim: IdempotencyClaim?) async throws -> Restaurant? {
         try await store.write(claim: claim) { connection, logger in
             guard let current = try await connection.row(
-                "SELECT \(unescaped: RestaurantRecord.columns) FROM restaurants WHERE id = \(review.restaurantId.rawValue) FOR UPDATE",
-                logger, RestaurantRecord.restaurant
+                "SELECT \(unescaped: RestaurantRecord.postgresSelection) FROM restaurants WHERE id = \(review.restaurantId.rawValue) FOR UPDATE",
+                logger, { try RestaurantRecord($0).restaurant() }
             ) else {
                 return (nil, nil)
             }
             let updated = current.addingReview(rating: review.rating)
-            let derived = RestaurantRecord.Derived(updated)
-            try await connection.run(
-                """
-                UPDATE restaurants SET rating_total = \(updated.ratingTotal), review_count = \(updated.reviewCount),
-                    rank_rating = \(derived.rankRating), listed = \(derived.listed)
-                WHERE id = \(updated.id.rawValue)
-                """,
-                logger
-            )
-            try await connection.run(
-                """
-                INSERT INTO reviews (\(unescaped: ReviewRecord.columns))
-                VALUES (\(review.id.rawValue), \(review.restaurantId.rawValue), \(review.userId.rawValue), \(review.rating),
-                        \(review.text), \(review.createdAt.millisecondsSinceEpoch))
-                """,
-                logger
-            )
+            try await connection.run(Self.updateTotals.query(RestaurantRecord(updated)), logger)
+            try await connection.run(Self.insertReview.query(ReviewRecord(review)), logger)
             return (updated, .review(review, restaurantRating: updated.rating))
         }
     }
@@ -121,13 +95,24 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
         try await store.read { connection, logger in
             try await connection.rows(
                 PostgresNewestFirst(
-                    columns: ReviewRecord.columns, table: "reviews", filter: "restaurant_id = $1", filterArguments: [restaurantId.rawValue],
+                    columns: ReviewRecord.postgresSelection, table: "reviews", filter: "restaurant_id = $1", filterArguments: [restaurantId.rawValue],
                     after: after, limit: limit
                 ).sql,
-                logger, ReviewRecord.review
-            )
+                logger
+            ) { try ReviewRecord($0).review() }
         }
     }
+
+    /// CreateRestaurant.
+    private static let insert = PostgresStatement<RestaurantRecord> { s in s.insert { $0 } }
+
+    /// AddReview: the review's restaurant's new totals and the listing columns derived from them.
+    private static let updateTotals = PostgresStatement<RestaurantRecord> { s in
+        "UPDATE restaurants SET \(s.assignments([.ratingTotal, .reviewCount, .rankRating, .listed], of: { $0 })) WHERE id = \(s.value { $0.id })"
+    }
+
+    /// AddReview: the review.
+    private static let insertReview = PostgresStatement<ReviewRecord> { s in s.insert { $0 } }
 
     /// How many reviews of the restaurant are newer than `since`.
     public func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) async throws -> Int {
@@ -143,5 +128,5 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
 /// A restaurant by id (GetRestaurant, and every use case that checks a restaurant exists).
 private enum SelectRestaurant: PreparedSQL {
     static let name = "svc_select_restaurant"
-    static let sql = "SELECT \(RestaurantRecord.columns) FROM restaurants WHERE id = $1"
+    static let sql = "SELECT \(RestaurantRecord.postgresSelection) FROM restaurants WHERE id = $1"
 }

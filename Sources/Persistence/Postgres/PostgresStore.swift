@@ -345,16 +345,13 @@ public final class PostgresStore: Service, Sendable {
         do {
             return try await connection.withTransaction(logger: logger) { connection in
                 if let claim {
-                    let claimed = try await connection.rows(ClaimKey.self, logger) { bindings in
-                        bindings.append(claim.key)
-                        bindings.append(claim.request)
-                        bindings.append(madeAt.millisecondsSinceEpoch)
-                    }
+                    let unrecorded = IdempotencyRecord(key: claim.key, IdempotencyBinding(request: claim.request, recordedResult: []), madeAt: madeAt)
+                    let claimed = try await connection.rows(ClaimKey.self, logger) { try ClaimKey.statement.bind(unrecorded, to: &$0) }
                     if claimed.isEmpty {
                         // Bound by a transaction that committed (the insert waited for it).
                         let rows = try await connection.rows(SelectBinding.self, logger) { $0.append(claim.key) }
                         guard let row = rows.first else { throw StoreError.inconsistentWrite("idempotency key \(claim.key) vanished") }
-                        throw claim.answer(toBound: try IdempotencyRecord.binding(from: row))
+                        throw claim.answer(toBound: try IdempotencyRecord(row).binding())
                     }
                 }
                 let (value, result) = try await body(connection, logger)
@@ -472,20 +469,21 @@ extension PostgresStore {
     }
 }
 
-/// A write's first statement with an idempotency key: claim the key (a concurrent claimant of the
-/// same key waits here until this transaction ends); no row back means it is bound already.
+/// A write's first statement with an idempotency key: claim the key with no result recorded yet
+/// (a concurrent claimant of the same key waits here until this transaction ends); no row back
+/// means it is bound already.
 private enum ClaimKey: PreparedSQL {
     static let name = "svc_claim_key"
-    static let sql = """
-        INSERT INTO idempotency_keys (key, request, result, made_at) VALUES ($1, $2, ''::bytea, $3)
-        ON CONFLICT (key) DO NOTHING RETURNING key
-        """
+    static let statement = PostgresStatement<IdempotencyRecord> { s in
+        "\(s.insert { $0 }) ON CONFLICT (key) DO NOTHING RETURNING key"
+    }
+    static var sql: String { statement.sql }
 }
 
 /// A key's binding.
 enum SelectBinding: PreparedSQL {
     static let name = "svc_select_binding"
-    static let sql = "SELECT request, result FROM idempotency_keys WHERE key = $1"
+    static let sql = "SELECT \(IdempotencyRecord.postgresSelection) FROM idempotency_keys WHERE key = $1"
 }
 
 /// A claimed key's recorded result, written in the write's own transaction.

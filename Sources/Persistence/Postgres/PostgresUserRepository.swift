@@ -21,17 +21,11 @@ public struct PostgresUserRepository: UserRepository {
         registrations = StatementBatcher(
             maximumBatches: store.configuration.writeBatches, maximumItems: store.configuration.writeBatchRows
         ) { [store] users in
+            let records = users.map { UserRecord($0) }
             let inserted = try await store.writeStatement { connection, logger in
-                try await connection.rows(InsertUsers.self, logger, binding: { bindings in
-                    bindings.append(users.map(\.id.rawValue))
-                    bindings.append(users.map(\.name))
-                    bindings.append(users.map(\.email.value))
-                    bindings.append(users.map(\.email.uniquenessKey))
-                    bindings.append(users.map(\.joinedAt.millisecondsSinceEpoch))
-                    bindings.append(users.map(\.isActive))
-                    bindings.append(users.map { $0.subscriptionActiveUntil != nil })
-                    bindings.append(users.map { $0.subscriptionActiveUntil?.millisecondsSinceEpoch ?? 0 })
-                }) { try $0.decode(String.self) }
+                try await connection.rows(InsertUsers.self, logger, binding: { try InsertUsers.statement.bind(records, to: &$0) }) {
+                    try $0.decode(String.self)
+                }
             }
             let stored = Set(inserted)
             return users.map { stored.contains($0.id.rawValue) }
@@ -44,15 +38,8 @@ public struct PostgresUserRepository: UserRepository {
             return try await registrations.submit(user) ? .stored(user) : .emailTaken
         }
         return try await store.writeOne(claim: claim) { connection, logger in
-            let inserted = try await connection.rows(InsertUser.self, logger) { bindings in
-                bindings.append(user.id.rawValue)
-                bindings.append(user.name)
-                bindings.append(user.email.value)
-                bindings.append(user.email.uniquenessKey)
-                bindings.append(user.joinedAt.millisecondsSinceEpoch)
-                bindings.append(user.isActive)
-                bindings.append(user.subscriptionActiveUntil?.millisecondsSinceEpoch)
-            }
+            let record = UserRecord(user)
+            let inserted = try await connection.rows(InsertUser.self, logger) { try InsertUser.statement.bind(record, to: &$0) }
             return inserted.isEmpty ? (.emailTaken, nil) : (.stored(user), .user(user))
         }
     }
@@ -60,7 +47,7 @@ public struct PostgresUserRepository: UserRepository {
     /// The user with this id.
     public func user(id: UserID) async throws -> User? {
         try await store.read { connection, logger in
-            try await connection.rows(SelectUser.self, logger, binding: { $0.append(id.rawValue) }, UserRecord.user).first
+            try await connection.rows(SelectUser.self, logger, binding: { $0.append(id.rawValue) }) { try UserRecord($0).user() }.first
         }
     }
 
@@ -70,19 +57,12 @@ public struct PostgresUserRepository: UserRepository {
         do {
             return try await store.write(claim: claim) { connection, logger in
                 guard let current = try await connection.row(
-                    "SELECT \(unescaped: UserRecord.columns) FROM users WHERE id = \(id.rawValue) FOR UPDATE", logger, UserRecord.user
+                    "SELECT \(unescaped: UserRecord.postgresSelection) FROM users WHERE id = \(id.rawValue) FOR UPDATE", logger, { try UserRecord($0).user() }
                 ) else {
                     return (.notFound, nil)
                 }
                 let updated = try change(current)
-                try await connection.run(
-                    """
-                    UPDATE users SET name = \(updated.name), email = \(updated.email.value), email_key = \(updated.email.uniquenessKey),
-                        is_active = \(updated.isActive), subscription_active_until = \(updated.subscriptionActiveUntil?.millisecondsSinceEpoch)
-                    WHERE id = \(id.rawValue)
-                    """,
-                    logger
-                )
+                try await connection.run(Self.update.query(UserRecord(updated)), logger)
                 return (.stored(updated), .user(updated))
             }
         } catch where PostgresFailure.isUniqueViolation(error, constraint: "users_email_key_unique") {
@@ -91,10 +71,15 @@ public struct PostgresUserRepository: UserRepository {
         }
     }
 
+    /// UpdateUserProfile, DeactivateUser, StartSubscription: every column of the user's row.
+    private static let update = PostgresStatement<UserRecord> { s in
+        "UPDATE users SET \(s.assignments(except: [.id], of: { $0 })) WHERE id = \(s.value { $0.id })"
+    }
+
     /// Every stored user, for audits and tests.
     public func allUsers() async throws -> [User] {
         try await store.read { connection, logger in
-            try await connection.rows("SELECT \(unescaped: UserRecord.columns) FROM users ORDER BY id", logger, UserRecord.user)
+            try await connection.rows("SELECT \(unescaped: UserRecord.postgresSelection) FROM users ORDER BY id", logger) { try UserRecord($0).user() }
         }
     }
 }
@@ -102,11 +87,10 @@ public struct PostgresUserRepository: UserRepository {
 /// RegisterUser's insert: a taken e-mail key inserts nothing and returns no row.
 private enum InsertUser: PreparedSQL {
     static let name = "svc_insert_user"
-    static let sql = """
-        INSERT INTO users (id, name, email, email_key, joined_at, is_active, subscription_active_until)
-        VALUES ($1, $2, $3, $4, $5, $6, $7)
-        ON CONFLICT (email_key) DO NOTHING RETURNING id
-        """
+    static let statement = PostgresStatement<UserRecord> { s in
+        "\(s.insert { $0 }) ON CONFLICT (email_key) DO NOTHING RETURNING id"
+    }
+    static var sql: String { statement.sql }
 }
 
 /// RegisterUser's insert for several users at once, one array per column (one prepared
@@ -114,17 +98,14 @@ private enum InsertUser: PreparedSQL {
 /// row of the same statement, inserts nothing and returns no id.
 private enum InsertUsers: PreparedSQL {
     static let name = "svc_insert_users"
-    static let sql = """
-        INSERT INTO users (id, name, email, email_key, joined_at, is_active, subscription_active_until)
-        SELECT id, name, email, email_key, joined_at, is_active, CASE WHEN subscribed THEN subscribed_until END
-        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::boolean[], $7::boolean[], $8::bigint[])
-            AS batch (id, name, email, email_key, joined_at, is_active, subscribed, subscribed_until)
-        ON CONFLICT (email_key) DO NOTHING RETURNING id
-        """
+    static let statement = PostgresStatement<[UserRecord]> { s in
+        "INSERT INTO users (\(UserRecord.postgresSelection)) \(s.rows { $0 }) ON CONFLICT (email_key) DO NOTHING RETURNING id"
+    }
+    static var sql: String { statement.sql }
 }
 
 /// A user by id: the first read of nearly every use case.
 private enum SelectUser: PreparedSQL {
     static let name = "svc_select_user"
-    static let sql = "SELECT \(UserRecord.columns) FROM users WHERE id = $1"
+    static let sql = "SELECT \(UserRecord.postgresSelection) FROM users WHERE id = $1"
 }

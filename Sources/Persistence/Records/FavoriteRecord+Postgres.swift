@@ -1,10 +1,20 @@
-import Domain
+import GRDB
 import PostgresNIO
 
-extension FavoriteRecord {
-    /// The favorite of a PostgreSQL row of ``columns``, in that order.
-    static func favorite(from row: PostgresRow) throws -> Favorite {
-        let (userId, restaurantId, savedAt) = try row.decode((String, String, Int64).self)
-        return Favorite(userId: UserID(userId), restaurantId: RestaurantID(restaurantId), savedAt: Timestamp(millisecondsSinceEpoch: savedAt))
+extension FavoriteRecord: PostgresRecord {
+    static let postgresColumns = postgresColumnList()
+
+    static func postgresColumn(_ column: Columns) -> PostgresColumn<FavoriteRecord>? {
+        switch column {
+        case .userId: .init(column) { $0.userId }
+        case .restaurantId: .init(column) { $0.restaurantId }
+        case .savedAt: .init(column) { $0.savedAt }
+        }
+    }
+
+    init(postgres row: PostgresRecordRow<FavoriteRecord>) throws {
+        userId = try row[.userId]
+        restaurantId = try row[.restaurantId]
+        savedAt = try row[.savedAt]
     }
 }

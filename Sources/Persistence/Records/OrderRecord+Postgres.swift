@@ -1,19 +1,28 @@
-import Domain
+import GRDB
 import PostgresNIO
 
-extension OrderRecord {
-    /// The order of a PostgreSQL row of ``columns`` (in that order) with its lines, rows of
-    /// ``lineColumns`` in position order.
-    static func order(from row: PostgresRow, lines: [PostgresRow]) throws -> Order {
-        let (id, userId, code, discount, tax, address, createdAt) = try row.decode((String, String, String, Int, Int, String, Int64).self)
-        return Order(
-            id: OrderID(id), userId: UserID(userId),
-            lines: try lines.map { line in
-                let (_, _, itemId, quantity, unitPrice) = try line.decode((String, Int, String, Int, Int).self)
-                return Order.Line(itemId: MenuItemID(itemId), quantity: quantity, unitPriceCents: unitPrice)
-            },
-            currency: try MenuItemRecord.currency(code, table: "orders"), discountCents: discount, taxCents: tax,
-            deliveryAddress: address, createdAt: Timestamp(millisecondsSinceEpoch: createdAt)
-        )
+extension OrderRecord: PostgresRecord {
+    static let postgresColumns = postgresColumnList()
+
+    static func postgresColumn(_ column: Columns) -> PostgresColumn<OrderRecord>? {
+        switch column {
+        case .id: .init(column) { $0.id }
+        case .userId: .init(column) { $0.userId }
+        case .currency: .init(column) { $0.currency }
+        case .discountMinorUnits: .init(column) { $0.discountMinorUnits }
+        case .taxMinorUnits: .init(column) { $0.taxMinorUnits }
+        case .deliveryAddress: .init(column) { $0.deliveryAddress }
+        case .createdAt: .init(column) { $0.createdAt }
+        }
+    }
+
+    init(postgres row: PostgresRecordRow<OrderRecord>) throws {
+        id = try row[.id]
+        userId = try row[.userId]
+        currency = try row[.currency]
+        discountMinorUnits = try row[.discountMinorUnits]
+        taxMinorUnits = try row[.taxMinorUnits]
+        deliveryAddress = try row[.deliveryAddress]
+        createdAt = try row[.createdAt]
     }
 }

@@ -2,76 +2,80 @@ import Domain
 import Foundation
 import GRDB
 
-/// The `restaurants` row of a ``Restaurant``, both ways, with its derived listing columns.
-enum RestaurantRecord {
-    static let columns = """
-        id, name, cuisine, price_level, address, latitude, longitude, image_url, phone_number, website, \
-        opening_hours, rating_total, review_count, created_at
-        """
-    /// The same columns qualified with the table alias `r`, for joins.
-    static let qualifiedColumns = columns.split(separator: ", ").map { "r.\($0)" }.joined(separator: ", ")
+/// The `restaurants` row of a ``Restaurant``: one property per column, including the listing
+/// columns derived from the domain value (`rank_rating`, `listed`, `name_key`, `cuisine_key`).
+/// They use the Domain's own definitions (rating, validity, lowercasing), so SQL filters on them
+/// agree with ``RestaurantQuery/matches(_:)`` (see ``searchKey(_:)``). SQLite's `number`, the
+/// row's integer key, is SQLite's to assign and is never read.
+struct RestaurantRecord: Sendable {
+    var id: String
+    var name: String
+    var cuisine: String
+    var priceLevel: Int
+    var address: String
+    var latitude: Double
+    var longitude: Double
+    var imageUrl: String?
+    var phoneNumber: String?
+    var website: String?
+    var openingHours: [String]
+    var ratingTotal: Int
+    var reviewCount: Int
+    var createdAt: Int64
+    /// Minus the rating, so that ascending order is best first.
+    var rankRating: Double
+    /// The restaurant is valid.
+    var listed: Bool
+    var nameKey: String
+    var cuisineKey: String
 
-    static func restaurant(from row: Row) throws -> Restaurant {
-        let hoursJSON: String = try row.decode(forColumn: "opening_hours")
-        guard let hours = try? JSONDecoder().decode([String].self, from: Data(hoursJSON.utf8)) else {
-            throw StoreError.unmappable(table: "restaurants", column: "opening_hours", value: hoursJSON)
-        }
-        return Restaurant(
-            id: RestaurantID(try row.decode(forColumn: "id")),
-            name: try row.decode(forColumn: "name"),
-            cuisine: try row.decode(forColumn: "cuisine"),
-            priceLevel: try row.decode(forColumn: "price_level"),
-            address: try row.decode(forColumn: "address"),
-            latitude: try row.decode(forColumn: "latitude"),
-            longitude: try row.decode(forColumn: "longitude"),
-            imageUrl: try row.decode(forColumn: "image_url"),
-            phoneNumber: try row.decode(forColumn: "phone_number"),
-            website: try row.decode(forColumn: "website"),
-            openingHours: hours,
-            ratingTotal: try row.decode(forColumn: "rating_total"),
-            reviewCount: try row.decode(forColumn: "review_count"),
-            createdAt: Timestamp(millisecondsSinceEpoch: try row.decode(forColumn: "created_at"))
+    /// The table's columns.
+    enum Columns: String, ColumnExpression, CaseIterable {
+        case id, name, cuisine
+        case priceLevel = "price_level"
+        case address, latitude, longitude
+        case imageUrl = "image_url"
+        case phoneNumber = "phone_number"
+        case website
+        case openingHours = "opening_hours"
+        case ratingTotal = "rating_total"
+        case reviewCount = "review_count"
+        case createdAt = "created_at"
+        case rankRating = "rank_rating"
+        case listed
+        case nameKey = "name_key"
+        case cuisineKey = "cuisine_key"
+    }
+
+    /// The row of `restaurant`, with its derived columns.
+    init(_ restaurant: Restaurant) {
+        id = restaurant.id.rawValue
+        name = restaurant.name
+        cuisine = restaurant.cuisine
+        priceLevel = restaurant.priceLevel
+        address = restaurant.address
+        latitude = restaurant.latitude
+        longitude = restaurant.longitude
+        imageUrl = restaurant.imageUrl
+        phoneNumber = restaurant.phoneNumber
+        website = restaurant.website
+        openingHours = restaurant.openingHours
+        ratingTotal = restaurant.ratingTotal
+        reviewCount = restaurant.reviewCount
+        createdAt = restaurant.createdAt.millisecondsSinceEpoch
+        rankRating = -restaurant.rating
+        listed = restaurant.isValid
+        nameKey = Self.searchKey(restaurant.name)
+        cuisineKey = Self.searchKey(restaurant.cuisine)
+    }
+
+    /// The restaurant of this row.
+    func restaurant() -> Restaurant {
+        Restaurant(
+            id: RestaurantID(id), name: name, cuisine: cuisine, priceLevel: priceLevel, address: address, latitude: latitude,
+            longitude: longitude, imageUrl: imageUrl, phoneNumber: phoneNumber, website: website, openingHours: openingHours,
+            ratingTotal: ratingTotal, reviewCount: reviewCount, createdAt: Timestamp(millisecondsSinceEpoch: createdAt)
         )
-    }
-
-    /// Every column of the row: ``columns`` in order, then the derived `rank_rating`, `listed`,
-    /// `name_key`, `cuisine_key`.
-    static func arguments(_ restaurant: Restaurant) throws -> StatementArguments {
-        let hours = String(decoding: try JSONEncoder().encode(restaurant.openingHours), as: UTF8.self)
-        var arguments: StatementArguments = [
-            restaurant.id.rawValue, restaurant.name, restaurant.cuisine, restaurant.priceLevel, restaurant.address,
-            restaurant.latitude, restaurant.longitude, restaurant.imageUrl, restaurant.phoneNumber, restaurant.website,
-            hours, restaurant.ratingTotal, restaurant.reviewCount, restaurant.createdAt.millisecondsSinceEpoch,
-        ]
-        arguments += derived(restaurant)
-        return arguments
-    }
-
-    /// The listing columns derived from the domain value: `rank_rating`, `listed`, `name_key`,
-    /// `cuisine_key`. They use the Domain's own definitions (rating, validity, lowercasing), so
-    /// SQL filters on them agree with ``RestaurantQuery/matches(_:)`` (see ``searchKey(_:)``).
-    static func derived(_ restaurant: Restaurant) -> StatementArguments {
-        let derived = Derived(restaurant)
-        return [derived.rankRating, derived.listed, derived.nameKey, derived.cuisineKey]
-    }
-
-    /// The derived listing columns of a restaurant, by name (see ``derived(_:)``).
-    struct Derived {
-        /// `rank_rating`: minus the rating, so that ascending order is best first.
-        let rankRating: Double
-        /// `listed`: the restaurant is valid.
-        let listed: Bool
-        /// `name_key`.
-        let nameKey: String
-        /// `cuisine_key`.
-        let cuisineKey: String
-
-        init(_ restaurant: Restaurant) {
-            rankRating = -restaurant.rating
-            listed = restaurant.isValid
-            nameKey = RestaurantRecord.searchKey(restaurant.name)
-            cuisineKey = RestaurantRecord.searchKey(restaurant.cuisine)
-        }
     }
 
     /// The `name_key` / `cuisine_key` of a text, and the form a query's text or cuisine takes
@@ -82,5 +86,61 @@ enum RestaurantRecord {
     /// ``SQLiteRestaurantRepository`` filters out with ``RestaurantQuery/matches(_:)``).
     static func searchKey(_ text: String) -> String {
         text.lowercased().decomposedStringWithCanonicalMapping
+    }
+}
+
+extension RestaurantRecord: FetchableRecord, SQLiteRecord {
+    static let databaseTableName = "restaurants"
+    static let selection = columnList()
+    static let insertion = insertStatement()
+
+    /// A row whose `opening_hours` is not a JSON array of strings is an error.
+    init(row: Row) throws {
+        let hours: String = try row.decode(forColumn: Columns.openingHours)
+        guard let openingHours = try? JSONDecoder().decode([String].self, from: Data(hours.utf8)) else {
+            throw StoreError.unmappable(table: Self.databaseTableName, column: Columns.openingHours.name, value: hours)
+        }
+        self.openingHours = openingHours
+        id = try row.decode(forColumn: Columns.id)
+        name = try row.decode(forColumn: Columns.name)
+        cuisine = try row.decode(forColumn: Columns.cuisine)
+        priceLevel = try row.decode(forColumn: Columns.priceLevel)
+        address = try row.decode(forColumn: Columns.address)
+        latitude = try row.decode(forColumn: Columns.latitude)
+        longitude = try row.decode(forColumn: Columns.longitude)
+        imageUrl = try row.decode(forColumn: Columns.imageUrl)
+        phoneNumber = try row.decode(forColumn: Columns.phoneNumber)
+        website = try row.decode(forColumn: Columns.website)
+        ratingTotal = try row.decode(forColumn: Columns.ratingTotal)
+        reviewCount = try row.decode(forColumn: Columns.reviewCount)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
+        rankRating = try row.decode(forColumn: Columns.rankRating)
+        listed = try row.decode(forColumn: Columns.listed)
+        nameKey = try row.decode(forColumn: Columns.nameKey)
+        cuisineKey = try row.decode(forColumn: Columns.cuisineKey)
+    }
+
+    /// `opening_hours` is stored as a JSON array of strings.
+    func databaseValue(_ column: Columns) throws -> (any DatabaseValueConvertible)? {
+        switch column {
+        case .id: id
+        case .name: name
+        case .cuisine: cuisine
+        case .priceLevel: priceLevel
+        case .address: address
+        case .latitude: latitude
+        case .longitude: longitude
+        case .imageUrl: imageUrl
+        case .phoneNumber: phoneNumber
+        case .website: website
+        case .openingHours: String(decoding: try JSONEncoder().encode(openingHours), as: UTF8.self)
+        case .ratingTotal: ratingTotal
+        case .reviewCount: reviewCount
+        case .createdAt: createdAt
+        case .rankRating: rankRating
+        case .listed: listed
+        case .nameKey: nameKey
+        case .cuisineKey: cuisineKey
+        }
     }
 }

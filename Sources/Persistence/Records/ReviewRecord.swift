@@ -1,22 +1,65 @@
 import Domain
 import GRDB
 
-/// The `reviews` row of a ``Review``, both ways.
-enum ReviewRecord {
-    static let columns = "id, restaurant_id, user_id, rating, text, created_at"
+/// The `reviews` row of a ``Review``: one property per column.
+struct ReviewRecord: Sendable {
+    var id: String
+    var restaurantId: String
+    var userId: String
+    var rating: Int
+    var text: String
+    var createdAt: Int64
 
-    static func review(from row: Row) throws -> Review {
-        Review(
-            id: ReviewID(try row.decode(forColumn: "id")),
-            restaurantId: RestaurantID(try row.decode(forColumn: "restaurant_id")),
-            userId: UserID(try row.decode(forColumn: "user_id")),
-            rating: try row.decode(forColumn: "rating"),
-            text: try row.decode(forColumn: "text"),
-            createdAt: Timestamp(millisecondsSinceEpoch: try row.decode(forColumn: "created_at"))
-        )
+    /// The table's columns.
+    enum Columns: String, ColumnExpression, CaseIterable {
+        case id
+        case restaurantId = "restaurant_id"
+        case userId = "user_id"
+        case rating, text
+        case createdAt = "created_at"
     }
 
-    static func arguments(_ review: Review) -> StatementArguments {
-        [review.id.rawValue, review.restaurantId.rawValue, review.userId.rawValue, review.rating, review.text, review.createdAt.millisecondsSinceEpoch]
+    /// The row of `review`.
+    init(_ review: Review) {
+        id = review.id.rawValue
+        restaurantId = review.restaurantId.rawValue
+        userId = review.userId.rawValue
+        rating = review.rating
+        text = review.text
+        createdAt = review.createdAt.millisecondsSinceEpoch
+    }
+
+    /// The review of this row.
+    func review() -> Review {
+        Review(
+            id: ReviewID(id), restaurantId: RestaurantID(restaurantId), userId: UserID(userId), rating: rating, text: text,
+            createdAt: Timestamp(millisecondsSinceEpoch: createdAt)
+        )
+    }
+}
+
+extension ReviewRecord: FetchableRecord, SQLiteRecord {
+    static let databaseTableName = "reviews"
+    static let selection = columnList()
+    static let insertion = insertStatement()
+
+    init(row: Row) throws {
+        id = try row.decode(forColumn: Columns.id)
+        restaurantId = try row.decode(forColumn: Columns.restaurantId)
+        userId = try row.decode(forColumn: Columns.userId)
+        rating = try row.decode(forColumn: Columns.rating)
+        text = try row.decode(forColumn: Columns.text)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
+    }
+
+    func databaseValue(_ column: Columns) -> (any DatabaseValueConvertible)? {
+        switch column {
+        case .id: id
+        case .restaurantId: restaurantId
+        case .userId: userId
+        case .rating: rating
+        case .text: text
+        case .createdAt: createdAt
+        }
     }
 }

@@ -1,16 +1,31 @@
-import Domain
+import GRDB
 import PostgresNIO
 
-extension UserRecord {
-    /// The user of a PostgreSQL row of ``columns``, in that order.
-    static func user(from row: PostgresRow) throws -> User {
-        let (id, name, rawEmail, joinedAt, isActive, subscription) = try row.decode((String, String, String, Int64, Bool, Int64?).self)
-        guard let email = EmailAddress(rawEmail) else {
-            throw StoreError.unmappable(table: "users", column: "email", value: rawEmail)
+extension UserRecord: PostgresRecord {
+    static let postgresColumns = postgresColumnList()
+
+    static func postgresColumn(_ column: Columns) -> PostgresColumn<UserRecord>? {
+        switch column {
+        case .id: .init(column) { $0.id }
+        case .name: .init(column) { $0.name }
+        case .email: .init(column) { $0.email }
+        case .emailKey: .init(column) { $0.emailKey }
+        case .joinedAt: .init(column) { $0.joinedAt }
+        case .isActive: .init(column) { $0.isActive }
+        case .subscriptionActiveUntil: .init(column, nullable: { $0.subscriptionActiveUntil })
+        // PostgreSQL's repositories hold no copies whose order a version would keep.
+        case .version: nil
         }
-        return User(
-            id: UserID(id), name: name, email: email, joinedAt: Timestamp(millisecondsSinceEpoch: joinedAt), isActive: isActive,
-            subscriptionActiveUntil: subscription.map(Timestamp.init(millisecondsSinceEpoch:))
-        )
+    }
+
+    init(postgres row: PostgresRecordRow<UserRecord>) throws {
+        id = try row[.id]
+        name = try row[.name]
+        email = try row[.email]
+        emailKey = try row[.emailKey]
+        joinedAt = try row[.joinedAt]
+        isActive = try row[.isActive]
+        subscriptionActiveUntil = try row[.subscriptionActiveUntil]
+        version = 0
     }
 }

@@ -12,6 +12,16 @@ extension Database {
         try Row.fetchAll(cachedStatement(sql: sql), arguments: arguments)
     }
 
+    /// The record of a query's first row, through the connection's statement cache.
+    func record<Record: FetchableRecord>(_ type: Record.Type, _ sql: String, _ arguments: StatementArguments = []) throws -> Record? {
+        try Record.fetchOne(cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The records of every row of a query, through the connection's statement cache.
+    func records<Record: FetchableRecord>(_ type: Record.Type, _ sql: String, _ arguments: StatementArguments = []) throws -> [Record] {
+        try Record.fetchAll(cachedStatement(sql: sql), arguments: arguments)
+    }
+
     /// A single integer result, e.g. a count.
     func integer(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
         try Int.fetchOne(cachedStatement(sql: sql), arguments: arguments) ?? 0

@@ -23,9 +23,9 @@ public actor SQLiteFavoriteRepository: FavoriteRepository {
         self.store = store
         held = Mutex(try await store.read { db in
             var saved: [UserID: Set<RestaurantID>] = [:]
-            let cursor = try Row.fetchCursor(db, sql: "SELECT user_id, restaurant_id FROM favorites")
-            while let row = try cursor.next() {
-                saved[UserID(try row.decode(forColumn: "user_id")), default: []].insert(RestaurantID(try row.decode(forColumn: "restaurant_id")))
+            let cursor = try FavoriteRecord.fetchCursor(db, sql: "SELECT \(FavoriteRecord.selection) FROM favorites")
+            while let record = try cursor.next() {
+                saved[UserID(record.userId), default: []].insert(RestaurantID(record.restaurantId))
             }
             return saved
         })
@@ -33,13 +33,14 @@ public actor SQLiteFavoriteRepository: FavoriteRepository {
 
     /// Adds the favorite unless present or the user has `limit` already; returns once durable.
     public func add(_ favorite: Favorite, limit: Int, claim: IdempotencyClaim?) async throws -> FavoriteAddOutcome {
-        try await store.write(boundTo: claim, { db in
+        let record = FavoriteRecord(favorite)
+        return try await store.write(boundTo: claim, { db in
             let count = try db.integer("SELECT count(*) FROM favorites WHERE user_id = ?", [favorite.userId.rawValue])
             if try db.row("SELECT 1 FROM favorites WHERE user_id = ? AND restaurant_id = ?", [favorite.userId.rawValue, favorite.restaurantId.rawValue]) != nil {
                 return (.alreadySaved(count: count), .favoriteCount(count))
             }
             guard count < limit else { return (.limitReached(count: count), nil) }
-            try db.run("INSERT INTO favorites (\(FavoriteRecord.columns)) VALUES (?, ?, ?)", FavoriteRecord.arguments(favorite))
+            try db.insert(record)
             return (.added(count: count + 1), .favoriteCount(count + 1))
         }, committed: { outcome in
             guard case .added = outcome else { return }
@@ -61,10 +62,10 @@ public actor SQLiteFavoriteRepository: FavoriteRepository {
     /// The user's favorites, newest saved first (equal times: the later save first).
     public func favorites(of userId: UserID) async throws -> [Favorite] {
         try await store.read { db in
-            try db.rows(
-                "SELECT \(FavoriteRecord.columns) FROM favorites WHERE user_id = ? ORDER BY saved_at DESC, number DESC",
+            try db.records(
+                FavoriteRecord.self, "SELECT \(FavoriteRecord.selection) FROM favorites WHERE user_id = ? ORDER BY saved_at DESC, number DESC",
                 [userId.rawValue]
-            ).map(FavoriteRecord.favorite)
+            ).map { $0.favorite() }
         }
     }
 

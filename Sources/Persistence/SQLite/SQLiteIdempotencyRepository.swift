@@ -7,6 +7,9 @@ import GRDB
 public struct SQLiteIdempotencyRepository: IdempotencyRepository {
     private let store: SQLiteStore
 
+    /// A key's binding, by key (also read by every write with a claim).
+    static let selectBinding = "SELECT \(IdempotencyRecord.selection) FROM idempotency_keys WHERE key = ?"
+
     /// Bindings of `store`.
     public init(store: SQLiteStore) {
         self.store = store
@@ -15,7 +18,7 @@ public struct SQLiteIdempotencyRepository: IdempotencyRepository {
     /// The binding of `key`, if any.
     public func binding(forKey key: String) async throws -> IdempotencyBinding? {
         try await store.read { db in
-            try db.row("SELECT \(IdempotencyRecord.columns) FROM idempotency_keys WHERE key = ?", [key]).map(IdempotencyRecord.binding)
+            try db.record(IdempotencyRecord.self, Self.selectBinding, [key])?.binding()
         }
     }
 

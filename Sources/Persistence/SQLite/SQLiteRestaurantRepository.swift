@@ -21,11 +21,11 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
         let (loaded, index) = try await store.read { db in
             var restaurants: [RestaurantID: Restaurant] = [:]
             var index = ShortTextIndex()
-            let cursor = try Row.fetchCursor(db, sql: "SELECT \(RestaurantRecord.columns), name_key, cuisine_key FROM restaurants")
-            while let row = try cursor.next() {
-                let restaurant = try RestaurantRecord.restaurant(from: row)
+            let cursor = try RestaurantRecord.fetchCursor(db, sql: "SELECT \(RestaurantRecord.selection) FROM restaurants")
+            while let record = try cursor.next() {
+                let restaurant = record.restaurant()
                 restaurants[restaurant.id] = restaurant
-                index.add(restaurant.id, keys: [try row.decode(forColumn: "name_key"), try row.decode(forColumn: "cuisine_key")])
+                index.add(restaurant.id, keys: [record.nameKey, record.cuisineKey])
             }
             return (restaurants, index)
         }
@@ -38,18 +38,10 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
 
     /// Stores a new restaurant; returns once durable.
     public func insert(_ restaurant: Restaurant, claim: IdempotencyClaim?) async throws {
+        let record = RestaurantRecord(restaurant)
         try await store.write(boundTo: claim) { db in
-            try db.run(
-                """
-                INSERT INTO restaurants (\(RestaurantRecord.columns), rank_rating, listed, name_key, cuisine_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                try RestaurantRecord.arguments(restaurant)
-            )
-            try db.run(
-                "INSERT INTO restaurant_search (rowid, name_key, cuisine_key) VALUES (?, ?, ?)",
-                [db.lastInsertedRowID, RestaurantRecord.searchKey(restaurant.name), RestaurantRecord.searchKey(restaurant.cuisine)]
-            )
+            try db.insert(record)
+            try db.insert(RestaurantSearchRecord(record, rowid: db.lastInsertedRowID))
             return ((), .restaurant(restaurant))
         }
         remember(restaurant)
@@ -124,27 +116,24 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     /// restaurant once durable, or `nil` (nothing stored) when the restaurant does not exist.
     public func addReview(_ review: Review, claim: IdempotencyClaim?) async throws -> Restaurant? {
         let held = restaurantsById[review.restaurantId]
+        let reviewRecord = ReviewRecord(review)
         let updated = try await store.write(boundTo: claim) { db -> (Restaurant?, WriteResult?) in
             guard let totals = try db.row("SELECT rating_total, review_count FROM restaurants WHERE id = ?", [review.restaurantId.rawValue]) else {
                 return (nil, nil)
             }
             // The totals come from the database inside the write lock; the rest never changes.
-            let base = try held ?? RestaurantRecord.restaurant(
-                from: db.row("SELECT \(RestaurantRecord.columns) FROM restaurants WHERE id = ?", [review.restaurantId.rawValue])!
-            )
+            let base = try held ?? db.record(RestaurantRecord.self, Self.selectRestaurant, [review.restaurantId.rawValue])!.restaurant()
             let current = base.withTotals(ratingTotal: try totals.decode(atIndex: 0), reviewCount: try totals.decode(atIndex: 1))
             let updated = current.addingReview(rating: review.rating)
-            var arguments: StatementArguments = [updated.ratingTotal, updated.reviewCount]
-            arguments += RestaurantRecord.derived(updated)
-            arguments += [updated.id.rawValue]
             try db.run(
                 """
-                UPDATE restaurants SET rating_total = ?, review_count = ?, rank_rating = ?, listed = ?, name_key = ?, cuisine_key = ?
-                WHERE id = ?
+                UPDATE restaurants SET rating_total = :rating_total, review_count = :review_count, rank_rating = :rank_rating,
+                    listed = :listed
+                WHERE id = :id
                 """,
-                arguments
+                try RestaurantRecord(updated).namedArguments
             )
-            try db.run("INSERT INTO reviews (\(ReviewRecord.columns)) VALUES (?, ?, ?, ?, ?, ?)", ReviewRecord.arguments(review))
+            try db.insert(reviewRecord)
             return (updated, .review(review, restaurantRating: updated.rating))
         }
         if let updated { remember(updated) }
@@ -154,8 +143,8 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     /// A restaurant's reviews, newest first, strictly after `after`.
     public func reviews(of restaurantId: RestaurantID, after: RecencyKey<Review>?, limit: Int) async throws -> [Review] {
         try await store.read { db in
-            let rows = try db.newestFirst(ReviewRecord.columns, from: "reviews", where: "restaurant_id = ?", [restaurantId.rawValue], after: after, limit: limit)
-            return try rows.map(ReviewRecord.review)
+            let rows = try db.newestFirst(ReviewRecord.selection, from: "reviews", where: "restaurant_id = ?", [restaurantId.rawValue], after: after, limit: limit)
+            return try rows.map { try ReviewRecord(row: $0).review() }
         }
     }
 
@@ -175,10 +164,13 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
         restaurantsById[restaurant.id] = restaurant
     }
 
+    /// A restaurant by id.
+    private static let selectRestaurant = "SELECT \(RestaurantRecord.selection) FROM restaurants WHERE id = ?"
+
     private func fetch(_ ids: [RestaurantID]) async throws -> [Restaurant] {
         try await store.read { db in
             try ids.compactMap { id in
-                try db.row("SELECT \(RestaurantRecord.columns) FROM restaurants WHERE id = ?", [id.rawValue]).map(RestaurantRecord.restaurant)
+                try db.record(RestaurantRecord.self, Self.selectRestaurant, [id.rawValue])?.restaurant()
             }
         }
     }

@@ -56,15 +56,12 @@ public final class SQLiteStore: Sendable {
         guard let claim else { return try await write({ db in try body(db).0 }, committed: committed) }
         let clock = self.clock
         return try await write({ db in
-            if let row = try db.row("SELECT \(IdempotencyRecord.columns) FROM idempotency_keys WHERE key = ?", [claim.key]) {
-                throw claim.answer(toBound: try IdempotencyRecord.binding(from: row))
+            if let bound = try db.record(IdempotencyRecord.self, SQLiteIdempotencyRepository.selectBinding, [claim.key]) {
+                throw claim.answer(toBound: bound.binding())
             }
             let (value, result) = try body(db)
             if let result {
-                try db.run(
-                    "INSERT INTO idempotency_keys (\(IdempotencyRecord.columns)) VALUES (?, ?, ?, ?)",
-                    IdempotencyRecord.arguments(key: claim.key, claim.binding(for: result), madeAt: clock.now())
-                )
+                try db.insert(IdempotencyRecord(key: claim.key, claim.binding(for: result), madeAt: clock.now()))
             }
             return value
         }, committed: committed)

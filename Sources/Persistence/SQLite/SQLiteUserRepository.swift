@@ -23,10 +23,10 @@ public actor SQLiteUserRepository: UserRepository {
         self.store = store
         usersById = try await store.read { db in
             var users: [UserID: Versioned] = [:]
-            let cursor = try Row.fetchCursor(db, sql: "SELECT \(UserRecord.columns), version FROM users")
-            while let row = try cursor.next() {
-                let user = try UserRecord.user(from: row)
-                users[user.id] = Versioned(user: user, version: try row.decode(forColumn: "version"))
+            let cursor = try UserRecord.fetchCursor(db, sql: "SELECT \(UserRecord.selection) FROM users")
+            while let record = try cursor.next() {
+                let user = try record.user()
+                users[user.id] = Versioned(user: user, version: record.version)
             }
             return users
         }
@@ -37,12 +37,10 @@ public actor SQLiteUserRepository: UserRepository {
 
     /// Stores a new user unless the e-mail key is taken; returns once durable.
     public func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome {
+        let record = UserRecord(user)
         let outcome: UserWriteOutcome = try await store.write(boundTo: claim) { db in
             // The unique index decides: a taken key inserts nothing (and does not abort the batch).
-            try db.run(
-                "INSERT INTO users (\(UserRecord.columns), email_key) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (email_key) DO NOTHING",
-                UserRecord.arguments(user)
-            )
+            try db.run(Self.insertUnlessEmailTaken, record.databaseArguments)
             return db.changesCount == 1 ? (.stored(user), .user(user)) : (.emailTaken, nil)
         }
         if case .stored(let stored) = outcome { remember(stored, version: 0) }
@@ -54,8 +52,8 @@ public actor SQLiteUserRepository: UserRepository {
         if let held = usersById[id] { return held.user }
         // Not held: registered by another process on the same store, or unknown.
         let fetched = try await store.read { db -> Versioned? in
-            guard let row = try db.row("SELECT \(UserRecord.columns), version FROM users WHERE id = ?", [id.rawValue]) else { return nil }
-            return Versioned(user: try UserRecord.user(from: row), version: try row.decode(forColumn: "version"))
+            guard let record = try db.record(UserRecord.self, Self.selectUser, [id.rawValue]) else { return nil }
+            return Versioned(user: try record.user(), version: record.version)
         }
         guard let fetched else { return nil }
         remember(fetched.user, version: fetched.version)
@@ -65,26 +63,16 @@ public actor SQLiteUserRepository: UserRepository {
     /// Reads the user, applies `change` and writes the result in one write transaction.
     public func update(id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User) async throws -> UserWriteOutcome {
         let written: (outcome: UserWriteOutcome, version: Int) = try await store.write(boundTo: claim) { db in
-            guard let row = try db.row("SELECT \(UserRecord.columns), version FROM users WHERE id = ?", [id.rawValue]) else {
+            guard let current = try db.record(UserRecord.self, Self.selectUser, [id.rawValue]) else {
                 return ((.notFound, 0), nil)
             }
-            let version: Int = try row.decode(forColumn: "version") + 1
-            let updated = try change(try UserRecord.user(from: row))
-            let key = updated.email.uniquenessKey
-            guard try db.row("SELECT 1 FROM users WHERE email_key = ? AND id <> ?", [key, id.rawValue]) == nil else {
+            let updated = try change(try current.user())
+            let record = UserRecord(updated, version: current.version + 1)
+            guard try db.row("SELECT 1 FROM users WHERE email_key = ? AND id <> ?", [record.emailKey, id.rawValue]) == nil else {
                 return ((.emailTaken, 0), nil)
             }
-            var arguments = UserRecord.arguments(updated)
-            arguments += [version, id.rawValue]
-            try db.run(
-                """
-                UPDATE users SET id = ?, name = ?, email = ?, joined_at = ?, is_active = ?,
-                    subscription_active_until = ?, email_key = ?, version = ?
-                WHERE id = ?
-                """,
-                arguments
-            )
-            return ((.stored(updated), version), .user(updated))
+            try db.run(Self.updateUser, record.namedArguments)
+            return ((.stored(updated), record.version), .user(updated))
         }
         if case .stored(let stored) = written.outcome { remember(stored, version: written.version) }
         return written.outcome
@@ -93,9 +81,18 @@ public actor SQLiteUserRepository: UserRepository {
     /// Every stored user, for audits and tests (read from the database).
     public func allUsers() async throws -> [User] {
         try await store.read { db in
-            try db.rows("SELECT \(UserRecord.columns) FROM users ORDER BY id").map(UserRecord.user)
+            try db.records(UserRecord.self, "SELECT \(UserRecord.selection) FROM users ORDER BY id").map { try $0.user() }
         }
     }
+
+    /// A user by id.
+    private static let selectUser = "SELECT \(UserRecord.selection) FROM users WHERE id = ?"
+
+    /// RegisterUser: a new row, unless its e-mail key is taken.
+    private static let insertUnlessEmailTaken = UserRecord.insertion + " ON CONFLICT (email_key) DO NOTHING"
+
+    /// Every column of a user's row, by id, from ``SQLiteRecord/namedArguments``.
+    private static let updateUser = "UPDATE users SET \(UserRecord.assignments(except: [.id])) WHERE id = :id"
 
     /// Keeps `user` unless the held copy is as new or newer.
     private func remember(_ user: User, version: Int) {

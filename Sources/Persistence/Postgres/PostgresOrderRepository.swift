@@ -1,0 +1,115 @@
+import Domain
+import PostgresNIO
+
+/// Orders in PostgreSQL. Placing one locks the rows of its items (`SELECT … FOR UPDATE`, in id
+/// order so that concurrent orders cannot deadlock), checks every line's stock, takes it with a
+/// conditional `UPDATE … WHERE stock >= quantity` and stores the order, all in one transaction on
+/// the database the menu items are in: all or nothing, never below zero, whichever instances take
+/// orders at once.
+///
+/// A struct: it holds no state of its own.
+public struct PostgresOrderRepository: OrderRepository {
+    private let store: PostgresStore
+
+    /// Orders of `store`, taking stock from its menu items.
+    public init(store: PostgresStore) {
+        self.store = store
+    }
+
+    /// Takes every line's stock and stores the order, or changes nothing; returns once committed.
+    public func place(_ order: Order, claim: IdempotencyClaim?) async throws -> OrderPlacementOutcome {
+        let placed = PlacedOrder(order: OrderRecord(order), lines: OrderLineRecord.lines(of: order))
+        return try await store.write(claim: claim) { connection, logger in
+            var stock: [String: Int] = [:]
+            for (id, available) in try await connection.rows(LockItems.self, logger, binding: { $0.append(order.lines.map(\.itemId.rawValue)) }, {
+                try $0.decode((String, Int).self)
+            }) {
+                stock[id] = available
+            }
+            for line in order.lines {
+                guard let available = stock[line.itemId.rawValue] else { return (.unknownItem(line.itemId), nil) }
+                guard line.quantity <= available else {
+                    return (.insufficientStock(itemId: line.itemId, requested: line.quantity, available: available), nil)
+                }
+            }
+            let taken = try await connection.rows(TakeStockAndStoreOrder.self, logger) { try TakeStockAndStoreOrder.statement.bind(placed, to: &$0) }
+            guard try taken.first?.decode(Int.self) == order.lines.count else {
+                throw StoreError.inconsistentWrite("stock of order \(order.id) changed under its own row locks")
+            }
+            return (.placed(order), .order(order))
+        }
+    }
+
+    /// The order with this id.
+    public func order(id: OrderID) async throws -> Order? {
+        try await store.read { connection, logger in
+            let rows = try await connection.rows("SELECT \(unescaped: OrderRecord.postgresSelection) FROM orders WHERE id = \(id.rawValue)", logger)
+            return try await Self.orders(from: rows, connection, logger).first
+        }
+    }
+
+    /// A user's orders, newest first, strictly after `after`.
+    public func orders(of userId: UserID, after: RecencyKey<Order>?, limit: Int) async throws -> [Order] {
+        try await store.read { connection, logger in
+            let rows = try await connection.rows(
+                PostgresNewestFirst(
+                    columns: OrderRecord.postgresSelection, table: "orders", filter: "user_id = $1", filterArguments: [userId.rawValue], after: after,
+                    limit: limit
+                ).sql,
+                logger
+            )
+            return try await Self.orders(from: rows, connection, logger)
+        }
+    }
+
+    /// The orders of `rows` with their lines (one more query), keeping the rows' order.
+    private static func orders(from rows: [PostgresRow], _ connection: PostgresConnection, _ logger: Logger) async throws -> [Order] {
+        guard !rows.isEmpty else { return [] }
+        let records = try rows.map(OrderRecord.init)
+        let lines = try await connection.rows(
+            """
+            SELECT \(unescaped: OrderLineRecord.postgresSelection) FROM order_lines WHERE order_id = ANY(\(records.map(\.id)))
+            ORDER BY order_id, position
+            """,
+            logger, OrderLineRecord.init
+        )
+        let linesByOrder = Dictionary(grouping: lines, by: \.orderId)
+        return try records.map { try $0.order(lines: linesByOrder[$0.id] ?? []) }
+    }
+}
+
+/// An order's rows: what ``TakeStockAndStoreOrder`` binds.
+private struct PlacedOrder: Sendable {
+    let order: OrderRecord
+    let lines: [OrderLineRecord]
+}
+
+/// PlaceOrder's first step: lock the order's items, in id order so concurrent orders cannot
+/// deadlock, and read their stock.
+private enum LockItems: PreparedSQL {
+    static let name = "svc_lock_items"
+    static let sql = "SELECT id, stock FROM menu_items WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE"
+}
+
+/// PlaceOrder's second step, one statement: take every line's stock, conditionally (so stock can
+/// never go below zero even if the check before were wrong), and store the order and its lines;
+/// returns how many lines' stock was taken.
+private enum TakeStockAndStoreOrder: PreparedSQL {
+    static let name = "svc_place_order"
+    static let statement = PostgresStatement<PlacedOrder> { s in
+        """
+        WITH line AS (
+            \(s.rows { $0.lines })
+        ), taken AS (
+            UPDATE menu_items AS m SET stock = m.stock - line.quantity FROM line
+            WHERE m.id = line.item_id AND m.stock >= line.quantity RETURNING m.id
+        ), placed AS (
+            \(s.insert { $0.order })
+        ), lines AS (
+            INSERT INTO order_lines (\(OrderLineRecord.postgresSelection)) SELECT \(OrderLineRecord.postgresSelection) FROM line
+        )
+        SELECT count(*)::bigint FROM taken
+        """
+    }
+    static var sql: String { statement.sql }
+}

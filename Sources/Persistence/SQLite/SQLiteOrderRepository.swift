@@ -1,0 +1,68 @@
+import Domain
+import GRDB
+
+/// Orders in SQLite. Placing one checks and takes the stock of every line and stores the order
+/// in one write transaction on the store the menu items are in (all or nothing); the
+/// `stock >= 0` CHECK constraint is a last line of defence that no code path relies on.
+public actor SQLiteOrderRepository: OrderRepository {
+    private let store: SQLiteStore
+
+    /// Orders of `store`, taking stock from its menu items.
+    public init(store: SQLiteStore) {
+        self.store = store
+    }
+
+    /// Takes every line's stock and stores the order, or changes nothing; returns once durable.
+    public func place(_ order: Order, claim: IdempotencyClaim?) async throws -> OrderPlacementOutcome {
+        let record = OrderRecord(order), lines = OrderLineRecord.lines(of: order)
+        return try await store.write(boundTo: claim) { db in
+            for line in order.lines {
+                guard let stock = try Int.fetchOne(db.cachedStatement(sql: "SELECT stock FROM menu_items WHERE id = ?"), arguments: [line.itemId.rawValue]) else {
+                    return (.unknownItem(line.itemId), nil)
+                }
+                guard line.quantity <= stock else {
+                    return (.insufficientStock(itemId: line.itemId, requested: line.quantity, available: stock), nil)
+                }
+            }
+            for line in order.lines {
+                // Conditional, so stock can never go below zero even if the check above were wrong.
+                try db.run(
+                    "UPDATE menu_items SET stock = stock - :quantity WHERE id = :id AND stock >= :quantity",
+                    ["quantity": line.quantity, "id": line.itemId.rawValue]
+                )
+                guard db.changesCount == 1 else { throw StoreError.inconsistentWrite("stock of \(line.itemId) changed inside its own transaction") }
+            }
+            try db.insert(record)
+            for line in lines { try db.insert(line) }
+            return (.placed(order), .order(order))
+        }
+    }
+
+    /// The order with this id.
+    public func order(id: OrderID) async throws -> Order? {
+        try await store.read { db in
+            let records = try db.records(OrderRecord.self, "SELECT \(OrderRecord.selection) FROM orders WHERE id = ?", [id.rawValue])
+            return try Self.orders(records, db).first
+        }
+    }
+
+    /// A user's orders, newest first, strictly after `after`.
+    public func orders(of userId: UserID, after: RecencyKey<Order>?, limit: Int) async throws -> [Order] {
+        try await store.read { db in
+            let rows = try db.newestFirst(OrderRecord.selection, from: "orders", where: "user_id = ?", [userId.rawValue], after: after, limit: limit)
+            return try Self.orders(rows.map(OrderRecord.init(row:)), db)
+        }
+    }
+
+    /// The orders of `records` with their lines (one more query), keeping the records' order.
+    private static func orders(_ records: [OrderRecord], _ db: Database) throws -> [Order] {
+        guard !records.isEmpty else { return [] }
+        let placeholders = Array(repeating: "?", count: records.count).joined(separator: ",")
+        let lines = try OrderLineRecord.fetchAll(
+            db, sql: "SELECT \(OrderLineRecord.selection) FROM order_lines WHERE order_id IN (\(placeholders)) ORDER BY order_id, position",
+            arguments: StatementArguments(records.map(\.id))
+        )
+        let linesByOrder = Dictionary(grouping: lines, by: \.orderId)
+        return try records.map { try $0.order(lines: linesByOrder[$0.id] ?? []) }
+    }
+}
