@@ -90,8 +90,14 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
-        // Measuring helpers of the benchmark executables: the monotonic clock, CPU per thread.
+        // Measuring helpers of the benchmark executables and the load engine: the monotonic
+        // clock, CPU per thread.
         .target(name: "BenchmarkSupport"),
+        // The load generator: DEALER clients on dedicated threads that keep requests in flight
+        // as fast as replies come, with the fast reply check and latency recording.
+        .target(name: "LoadEngine", dependencies: [
+            "BenchmarkSupport", "ZeroMQ", "WireJSON", "WireContract",
+        ]),
         // Benchmark: the service against a raw libzmq echo, side by side (not a test).
         .executableTarget(name: "svcbench", dependencies: [
             "BenchmarkSupport", "ServiceApp", "ZeroMQ", "WireJSON", "WireContract",
@@ -112,6 +118,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        .testTarget(name: "LoadEngineTests", dependencies: ["LoadEngine", "ZeroMQ", "WireJSON", "WireContract"]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON", "WireContract"], path: "Tests/WireTestSupport"),
