@@ -98,15 +98,17 @@ let package = Package(
         .target(name: "LoadEngine", dependencies: [
             "BenchmarkSupport", "ZeroMQ", "WireJSON", "WireContract",
         ]),
-        // Benchmark: the service against a raw libzmq echo, side by side (not a test).
+        // Benchmark: the service against a raw libzmq echo, side by side (not a test), both
+        // loaded by LoadEngine's pipelined client.
         .executableTarget(name: "svcbench", dependencies: [
-            "BenchmarkSupport", "ServiceApp", "ZeroMQ", "WireJSON", "WireContract",
+            "BenchmarkSupport", "LoadEngine", "ServiceApp", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Benchmarks of the durable store: writes vs the raw SQLite ceiling, start-up on a large store.
+        // Benchmarks of the durable store: writes vs the raw SQLite ceiling, start-up on a large
+        // store, a PostgreSQL cluster; the service's load comes from LoadEngine's pipelined client.
         .executableTarget(name: "storebench", dependencies: [
-            "BenchmarkSupport", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON", "WireContract",
+            "BenchmarkSupport", "LoadEngine", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
