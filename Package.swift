@@ -83,20 +83,26 @@ let package = Package(
         ]),
         // Client library for other Swift services: typed async calls per use case.
         .target(name: "RestaurantClient", dependencies: ["ZeroMQ", "WireJSON", "WireContract"]),
-        // The operators' admin client: talks to svcd's CURVE-secured admin endpoint. Reads
-        // cluster files (`stress --cluster`) with RestaurantClient's ClusterFile.
-        .executableTarget(name: "svcctl", dependencies: [
-            "ZeroMQ", "WireJSON", "WireContract", "RestaurantClient",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Histogram", package: "hdrhistogram-swift"),
-        ]),
         // Measuring helpers of the benchmark executables and the load engine: the monotonic
         // clock, CPU per thread.
         .target(name: "BenchmarkSupport"),
-        // The load generator: DEALER clients on dedicated threads that keep requests in flight
-        // as fast as replies come, with the fast reply check and latency recording.
+        // The one load generator of the repository, a client of the contract like any other:
+        // DEALER clients on dedicated threads that keep requests in flight as fast as replies
+        // come (svcbench, storebench) or paced on a schedule (svcctl stress), the fast reply
+        // check, latency recording, per-use-case tallies, failover across a cluster's instances,
+        // and the stress run itself (workload, ledger, resolution of unknown outcomes,
+        // invariant checks). Its callers keep only their command lines and reports.
         .target(name: "LoadEngine", dependencies: [
             "BenchmarkSupport", "ZeroMQ", "WireJSON", "WireContract",
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
+        ]),
+        // The operators' admin client: talks to svcd's CURVE-secured admin endpoint. Its
+        // `stress` command is LoadEngine's stress run with svcctl's arguments, progress line and
+        // report; it reads cluster files (`stress --cluster`) with RestaurantClient's ClusterFile.
+        .executableTarget(name: "svcctl", dependencies: [
+            "LoadEngine", "ZeroMQ", "WireJSON", "WireContract", "RestaurantClient",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         // Benchmark: the service against a raw libzmq echo, side by side (not a test), both
         // loaded by LoadEngine's pipelined client.
