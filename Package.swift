@@ -88,24 +88,38 @@ let package = Package(
         ]),
         // Client library for other Swift services: typed async calls per use case.
         .target(name: "RestaurantClient", dependencies: ["ZeroMQ", "WireJSON", "WireContract"]),
-        // The operators' admin client: talks to svcd's CURVE-secured admin endpoint. Reads
-        // cluster files (`stress --cluster`) with RestaurantClient's ClusterFile.
+        // Measuring helpers of the benchmark executables and the load engine: the monotonic
+        // clock, CPU per thread.
+        .target(name: "BenchmarkSupport"),
+        // The one load generator of the repository, a client of the contract like any other:
+        // DEALER clients on dedicated threads that keep requests in flight as fast as replies
+        // come (svcbench, storebench) or paced on a schedule (svcctl stress), the fast reply
+        // check, latency recording, per-use-case tallies, failover across a cluster's instances,
+        // and the stress run itself (workload, ledger, resolution of unknown outcomes,
+        // invariant checks). Its callers keep only their command lines and reports.
+        .target(name: "LoadEngine", dependencies: [
+            "BenchmarkSupport", "SeededRandom", "ZeroMQ", "WireJSON", "WireContract",
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
+        ]),
+        // The operators' admin client: talks to svcd's CURVE-secured admin endpoint. Its
+        // `stress` command is LoadEngine's stress run with svcctl's arguments, progress line and
+        // report; it reads cluster files (`stress --cluster`) with RestaurantClient's ClusterFile.
         .executableTarget(name: "svcctl", dependencies: [
-            "ZeroMQ", "WireJSON", "WireContract", "RestaurantClient", "SeededRandom",
+            "LoadEngine", "ZeroMQ", "WireJSON", "WireContract", "RestaurantClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
-        // Measuring helpers of the benchmark executables: the monotonic clock, CPU per thread.
-        .target(name: "BenchmarkSupport"),
-        // Benchmark: the service against a raw libzmq echo, side by side (not a test).
+        // Benchmark: the service against a raw libzmq echo, side by side (not a test), both
+        // loaded by LoadEngine's pipelined client.
         .executableTarget(name: "svcbench", dependencies: [
-            "BenchmarkSupport", "ServiceApp", "ZeroMQ", "WireJSON", "WireContract",
+            "BenchmarkSupport", "LoadEngine", "ServiceApp", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Benchmarks of the durable store: writes vs the raw SQLite ceiling, start-up on a large store.
+        // Benchmarks of the durable store: writes vs the raw SQLite ceiling, start-up on a large
+        // store, a PostgreSQL cluster; the service's load comes from LoadEngine's pipelined client.
         .executableTarget(name: "storebench", dependencies: [
-            "BenchmarkSupport", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON", "WireContract",
+            "BenchmarkSupport", "LoadEngine", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -122,6 +136,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        .testTarget(name: "LoadEngineTests", dependencies: ["LoadEngine", "ZeroMQ", "WireJSON", "WireContract"]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "SeededRandom"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON", "WireContract"], path: "Tests/WireTestSupport"),

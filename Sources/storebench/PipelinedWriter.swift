@@ -1,11 +1,12 @@
 import BenchmarkSupport
 import Foundation
-import WireContract
+import LoadEngine
 import WireJSON
 import ZeroMQ
 
-/// A DEALER client on its own thread that keeps `inFlight` requests outstanding against one
-/// endpoint for `seconds`, then waits for the stragglers, timing each request from send to reply.
+/// LoadEngine's pipelined client against one endpoint: `inFlight` requests kept outstanding
+/// for `seconds`, then the stragglers awaited; every reply counts and is timed from send to
+/// reply, and every `ok` reply's `result` goes to `onResult`.
 struct PipelinedWriter: Sendable {
     let address: String
     let inFlight: Int
@@ -22,8 +23,8 @@ struct PipelinedWriter: Sendable {
         var errors: [String: Int] = [:]
         var elapsedSeconds = 0.0
         var latenciesMicros: [Double] = []
-        /// This process's threads right after the last reply, before the client's own threads
-        /// (``clientThreads``) end.
+        /// This process's threads right after the run, before the client's libzmq I/O thread
+        /// (among ``clientThreads``) ends.
         var threadsAtEnd = ThreadCPU.snapshot()
         /// The client's thread and its libzmq I/O thread, to tell the service's CPU from it.
         var clientThreads: Set<Int> = []
@@ -48,64 +49,26 @@ struct PipelinedWriter: Sendable {
     static let threadName = "storebench-load"
 
     func run() async throws -> Outcome {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Outcome, any Error>) in
-            Thread {
-                // Named from inside: on Linux only that sets the kernel's name, which
-                // `ThreadCPU` reads to tell the client from the service.
-                Thread.current.name = Self.threadName
-                done.resume(with: Result { try drive() })
-            }.start()
-        }
-    }
-
-    private func drive() throws -> Outcome {
         let threadsBefore = ThreadCPU.snapshot()
+        // The client's own context: its libzmq I/O thread is new, which tells it from the service's.
         let context = try ZMQContext()
         defer { context.terminate() }
-        let socket = try context.makeSocket(.dealer)
-        defer { socket.close() }
-        try socket.setLinger(0)
-        try socket.setReceiveTimeout(10_000)
-        try socket.connect(address)
-
+        let params = params
+        var client = PipelinedClient(
+            endpoint: address, context: context, server: .service, slots: inFlight, requests: .each { _, sequence in params(sequence) },
+            schedule: .sendFor(nanoseconds: UInt64(seconds * 1e9)))
+        client.replyTimeoutMilliseconds = 10_000
+        client.threadName = Self.threadName
+        client.onSuccess = onResult
+        let run = try await client.run()
         var outcome = Outcome()
-        outcome.latenciesMicros.reserveCapacity(1 << 20)
-        var sentAt: [Int: UInt64] = [:]
-        var frames: [[UInt8]] = []
-        let start = MonotonicClock.nanoseconds()
-        let stopSending = start + UInt64(seconds * 1e9)
-        var lastReply = start
-        var sequence = 0
-        func send() throws {
-            let body = WireEnvelope.requestBytes(id: String(sequence), paramsJSON: params(sequence))
-            sentAt[sequence] = MonotonicClock.nanoseconds()
-            try socket.sendMultipart([[], body])
-            sequence += 1
-            outcome.sent += 1
-        }
-        for _ in 0..<inFlight { try send() }
-        while !sentAt.isEmpty {
-            guard try socket.receiveMultipart(into: &frames) != nil, let body = frames.last else {
-                throw BenchFailure("no reply from \(address) for 10 s (\(sentAt.count) outstanding)")
-            }
-            let now = MonotonicClock.nanoseconds()
-            lastReply = now
-            let reply = try JSONParser.parse(body)
-            guard let id = reply[WireEnvelope.Key.id]?.stringValue.flatMap(Int.init), let sent = sentAt.removeValue(forKey: id) else {
-                throw BenchFailure("unexpected reply: \(String(decoding: body, as: UTF8.self))")
-            }
-            outcome.latenciesMicros.append(Double(now - sent) / 1000)
-            if reply.replySucceeded, let result = reply.replyResult {
-                outcome.ok += 1
-                onResult(result)
-            } else {
-                outcome.errors[reply.replyErrorCode ?? "?", default: 0] += 1
-            }
-            if now < stopSending { try send() }
-        }
-        outcome.elapsedSeconds = Double(lastReply - start) / 1e9
+        // Before the context ends its I/O thread; the client thread has ended, so it is not among them.
         outcome.threadsAtEnd = ThreadCPU.snapshot()
-        // This thread, and the I/O thread its context started (the only new libzmq thread).
+        outcome.sent = run.sent
+        outcome.ok = run.succeeded
+        outcome.errors = run.errorCodes
+        outcome.elapsedSeconds = Double(run.windowNanoseconds) / 1e9
+        outcome.latenciesMicros = run.latencies.map { Double($0) / 1000 }
         outcome.clientThreads = Set(outcome.threadsAtEnd.threads.filter { tid, thread in
             thread.name == Self.threadName || (thread.name.hasPrefix("ZMQbg/") && threadsBefore.threads[tid] == nil)
         }.keys)

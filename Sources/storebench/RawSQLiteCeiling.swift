@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import Foundation
 import GRDB
+import LoadEngine
 import Persistence
 
 /// Raw SQLite for the same rows: a GRDB `DatabaseQueue` on a database with the service's
@@ -109,9 +110,5 @@ struct RawSQLiteCeiling {
 
 /// Runs blocking work on a dedicated thread, never on the cooperative pool.
 func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
-        let thread = Thread { done.resume(with: Result { try body() }) }
-        thread.name = "storebench-work"
-        thread.start()
-    }
+    try await DedicatedThread.run(named: "storebench-work", body)
 }

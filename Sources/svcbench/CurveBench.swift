@@ -1,4 +1,5 @@
 import Foundation
+import LoadEngine
 import WireContract
 import ZeroMQ
 
@@ -105,10 +106,10 @@ struct CurveBench {
                 Target(server: .registerUser, curve: false): try plain.address(.registerUser),
                 Target(server: .registerUser, curve: true): try curve.address(.registerUser),
             ]
-            let keys: [Server: LoadClient.CurveClientKeys] = [
-                .echo: LoadClient.CurveClientKeys(serverPublicKey: echoPair.publicKey, client: clientPair),
-                .getRestaurant: LoadClient.CurveClientKeys(serverPublicKey: serverKey, client: clientPair),
-                .registerUser: LoadClient.CurveClientKeys(serverPublicKey: serverKey, client: clientPair),
+            let keys: [Server: CurveClientKeys] = [
+                .echo: CurveClientKeys(serverPublicKey: echoPair.publicKey, client: clientPair),
+                .getRestaurant: CurveClientKeys(serverPublicKey: serverKey, client: clientPair),
+                .registerUser: CurveClientKeys(serverPublicKey: serverKey, client: clientPair),
             ]
             var settings: [CurveReport.Setting] = []
             for inFlight in inFlightSettings {

@@ -50,7 +50,7 @@ struct CallCommand: ParsableCommand {
             }
             if !ok {
                 let code = envelope.replyErrorCode ?? ""
-                let status = BatchCaller.isTransient(code) ? ExitStatus.unavailable : ExitStatus.serviceError
+                let status = WireErrorCode(rawValue: code)?.isSafeToResend == true ? ExitStatus.unavailable : ExitStatus.serviceError
                 throw CtlFailure(status, "\(useCase) failed: \(AdminClient.describeError(envelope))")
             }
         }

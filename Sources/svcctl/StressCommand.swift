@@ -1,14 +1,13 @@
 import ArgumentParser
-import Dispatch
 import Foundation
-import Histogram
-import WireContract
+import LoadEngine
 import WireJSON
-import ZeroMQ
 
 /// `svcctl stress`: drives one running svcd, or several instances of one cluster, from many
 /// concurrent clients, open-loop, then checks the contract's invariants through the public use
-/// cases. Exit 0 when the run is clean, 1 on any invariant violation or unexpected error reply.
+/// cases (LoadEngine's ``StressRun``; this command adds the arguments, the notes and progress
+/// line on stderr, and the report). Exit 0 when the run is clean, 1 on any invariant violation
+/// or unexpected error reply.
 struct StressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stress",
@@ -92,49 +91,20 @@ struct StressCommand: ParsableCommand {
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
             let cluster = try locateInstances()
-            let seed = self.seed ?? UInt64.random(in: 1...UInt64.max)
-            let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-            // Idempotency keys must never repeat, not even across runs: the tag alone is short.
-            let keyPrefix = "stress-\(tag)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
             let taxPartsPerMillion = resolveTaxRate(cluster: cluster)
-            var addresses: [[UseCaseName: String]?] = []
-            for instance in cluster.instances {
-                guard let endpoints = instance.endpoints else {
-                    addresses.append(nil)
-                    continue
+            let plan = StressPlan(
+                cluster: cluster, durationNanoseconds: duration.nanoseconds, rate: rate, clients: clients, mix: mix, users: users,
+                maxOutstanding: maxOutstanding, seed: seed ?? UInt64.random(in: 1...UInt64.max), timeoutMilliseconds: options.timeoutMilliseconds,
+                taxPartsPerMillion: taxPartsPerMillion, resolve: !noResolve)
+            let line = ProgressLine(enabled: !noProgress, totalSeconds: duration.seconds)
+            let outcome: StressOutcome
+            do throws(LoadFailure) {
+                outcome = try StressRun.execute(plan, events: { announce($0, plan: plan, line: line) }) { snapshot in
+                    line.show(elapsed: snapshot.elapsedSeconds, tally: snapshot.tally, inFlight: snapshot.inFlight, recent: snapshot.recent)
                 }
-                var byUseCase: [UseCaseName: String] = [:]
-                for useCase in StressWorkload.useCases(for: mix) + [.getOrder, .createRestaurant, .addMenuItem, .registerUser] {
-                    byUseCase[useCase] = try endpoints.address(of: useCase)
-                }
-                addresses.append(byUseCase)
+            } catch {
+                throw CtlFailure(error)
             }
-
-            // Set-up, resolution and checks are reads and writes that must all be answered; they
-            // wait at least 30 s per answer, so a service still digesting the load is not mistaken
-            // for a dead one.
-            let waitMilliseconds = max(options.timeoutMilliseconds, 30_000)
-            let caller = try BatchCaller(cluster: cluster, timeoutMilliseconds: waitMilliseconds, keyPrefix: keyPrefix + "-s")
-            note("setting up: run \(tag), \(users) users, \(StressFixture.ownRestaurantCount) restaurants with "
-                + "\(StressFixture.ownRestaurantCount * StressFixture.itemsPerRestaurant) menu items")
-            let probe = try SharedStoreProbe.run(
-                caller: caller, cluster: cluster, tag: tag, timeoutMilliseconds: waitMilliseconds, keyPrefix: keyPrefix + "-p")
-            caller.keysHonoured = probe.keysHonoured
-            let fixture = try StressFixture.prepare(caller: caller, tag: tag, userCount: users, taxPartsPerMillion: taxPartsPerMillion)
-            note("sending \(Int(rate)) requests/s from \(clients) clients for \(duration) (mix \(mix), seed \(seed)) to \(describe(cluster))")
-
-            var load = try runLoad(cluster: cluster, fixture: fixture, addresses: addresses, seed: seed, keyPrefix: keyPrefix)
-            let resolution: StressResolution
-            let unknown = load.unknownWrites.count
-            if noResolve || unknown == 0 {
-                for write in load.unknownWrites { write.request.recordUnknown(in: &load.ledger) }
-                resolution = StressResolution(enabled: !noResolve, keysHonoured: probe.keysHonoured, unknownAfterLoad: unknown, stillUnknown: unknown)
-            } else {
-                note("resending \(unknown) writes of unknown outcome with their idempotency keys")
-                resolution = try UnknownOutcomeResolver(caller: caller, keysHonoured: probe.keysHonoured).resolve(load.unknownWrites, into: &load.ledger)
-            }
-            note("checking invariants")
-            let invariants = try InvariantChecker(caller: caller, fixture: fixture, ledger: load.ledger).run()
 
             var settings = JSONObject()
             settings.append(key: "duration", value: .string(duration.description))
@@ -144,15 +114,16 @@ struct StressCommand: ParsableCommand {
             settings.append(key: "users", value: .int(users))
             settings.append(key: "maxOutstanding", value: .int(maxOutstanding))
             settings.append(key: "timeoutSeconds", value: .double(options.timeout))
-            settings.append(key: "seed", value: .string(String(seed)))
-            settings.append(key: "run", value: .string(tag))
+            settings.append(key: "seed", value: .string(String(plan.seed)))
+            settings.append(key: "run", value: .string(plan.tag))
             settings.append(key: "taxRate", value: .double(Double(taxPartsPerMillion) / 1_000_000))
             settings.append(key: "instances", value: .int(cluster.instances.count))
             settings.append(key: "resolve", value: .bool(!noResolve))
+            let load = outcome.load
             let report = StressReport(
                 settings: settings, elapsedSeconds: load.elapsedSeconds, tally: load.tally, late: load.late,
-                latency: load.latency, useCases: load.useCases, invariants: invariants, clientFailures: load.failures,
-                instances: summaries(cluster: cluster, load: load, probe: probe), resolution: resolution)
+                latency: load.latency, useCases: load.useCases, invariants: outcome.invariants, clientFailures: load.failures,
+                instances: summaries(plan: plan, outcome: outcome), resolution: outcome.resolution)
             printOut(options.json ? prettyJSON(report.json) : report.text)
             if !report.isClean {
                 throw CtlFailure(ExitStatus.serviceError, "")
@@ -161,10 +132,10 @@ struct StressCommand: ParsableCommand {
     }
 
     /// Finds every instance named; exit 69 when none of them is running.
-    private func locateInstances() throws(CtlFailure) -> StressCluster {
-        var instances: [StressInstance] = []
+    private func locateInstances() throws(CtlFailure) -> LoadCluster {
+        var instances: [LoadInstance] = []
         for target in try targets.endpointsFiles() {
-            instances.append(try StressInstance.locate(name: target.name, endpointsFile: target.endpointsFile, options: options))
+            instances.append(try LoadInstance.locate(name: target.name, endpointsFile: target.endpointsFile, options: options))
         }
         guard instances.contains(where: { $0.endpoints != nil }) else {
             if instances.count == 1 { throw CtlFailure(ExitStatus.unavailable, instances[0].absence ?? "svcd is not running") }
@@ -174,27 +145,41 @@ struct StressCommand: ParsableCommand {
         for instance in instances where instance.endpoints == nil {
             note("\(instance.name) is not running (\(instance.absence ?? "no endpoints.json")); its clients start on the next instance")
         }
-        return StressCluster(instances: instances)
+        return LoadCluster(instances: instances)
+    }
+
+    /// The note for each stage of the run (the redrawn progress line ends with the load).
+    private func announce(_ event: StressEvent, plan: StressPlan, line: ProgressLine) {
+        switch event {
+        case .settingUp(let restaurants, let menuItems):
+            note("setting up: run \(plan.tag), \(users) users, \(restaurants) restaurants with \(menuItems) menu items")
+        case .loadStarting:
+            note("sending \(Int(rate)) requests/s from \(clients) clients for \(duration) (mix \(mix), seed \(plan.seed)) to \(describe(plan.cluster))")
+        case .loadFinished:
+            line.finish()
+        case .resendingUnknownOutcomes(let count):
+            note("resending \(count) writes of unknown outcome with their idempotency keys")
+        case .checkingInvariants:
+            note("checking invariants")
+        }
     }
 
     /// `svcd pid N` for one instance, `N instances (pids …)` for several.
-    private func describe(_ cluster: StressCluster) -> String {
-        if cluster.instances.count == 1 { return "svcd pid \(cluster.instances[0].endpoints?.pid ?? 0)" }
-        let pids = cluster.instances.map { $0.endpoints.map { String($0.pid) } ?? "-" }
+    private func describe(_ cluster: LoadCluster) -> String {
+        if cluster.instances.count == 1 { return "svcd pid \(cluster.instances[0].pid ?? 0)" }
+        let pids = cluster.instances.map { $0.pid.map(String.init) ?? "-" }
         return "\(cluster.instances.count) instances (pids \(pids.joined(separator: ", ")))"
     }
 
     /// Each instance's part in the run, for the report.
-    private func summaries(cluster: StressCluster, load: LoadResult, probe: SharedStoreProbe) -> [StressInstanceSummary] {
-        let marks = cluster.downMarks()
-        return cluster.instances.indices.map { index in
-            let mark = marks[index]
+    private func summaries(plan: StressPlan, outcome: StressOutcome) -> [StressInstanceSummary] {
+        plan.cluster.instances.indices.map { index in
+            let mark = outcome.downMarks[index]
             return StressInstanceSummary(
-                name: cluster.instances[index].name, pid: cluster.instances[index].endpoints?.pid,
-                clients: (0..<clients).filter { $0 % cluster.instances.count == index }.count,
-                tally: load.instances[index], downReason: mark?.reason,
-                downAtSecond: mark?.atNanoseconds.map { (Double($0) - Double(load.startNanoseconds)) / 1e9 },
-                keys: probe.findings[index])
+                name: plan.cluster.instances[index].name, pid: plan.cluster.instances[index].pid,
+                clients: plan.clients(of: index), tally: outcome.load.instances[index], downReason: mark?.reason,
+                downAtSecond: mark?.atNanoseconds.map { (Double($0) - Double(outcome.load.startNanoseconds)) / 1e9 },
+                keys: outcome.keyFindings[index])
         }
     }
 
@@ -204,10 +189,10 @@ struct StressCommand: ParsableCommand {
     }
 
     /// `--tax-rate`, else the admin `status` `taxRate` of the first instance that answers, else 0.08.
-    private func resolveTaxRate(cluster: StressCluster) -> Int {
+    private func resolveTaxRate(cluster: LoadCluster) -> Int {
         if let taxRate, let value = Self.partsPerMillion(taxRate) { return value }
         for endpoints in cluster.instances.compactMap(\.endpoints) {
-            if let admin = try? AdminClient(common: options, endpoints: endpoints),
+            if let admin = try? AdminClient(common: options, endpoints: ServiceEndpoints(file: endpoints)),
                 let status = try? admin.call(op: .status),
                 let text = status["taxRate"]?.stringValue, let value = Self.partsPerMillion(text)
             {
@@ -216,91 +201,5 @@ struct StressCommand: ParsableCommand {
         }
         note("svcd's tax rate is not available through the admin endpoint; checking order totals at 0.08 (see --tax-rate)")
         return 80_000
-    }
-
-    /// What the clients did, merged.
-    private struct LoadResult {
-        var tally = StressTally()
-        var ledger = StressLedger()
-        var latency = makeLatencyHistogram()
-        var useCases: [(name: String, stats: StressUseCaseStats)] = []
-        var late = 0
-        var failures: [String] = []
-        var elapsedSeconds = 0.0
-        /// Per instance: what was sent there and how it fared.
-        var instances: [StressTally] = []
-        /// Writes whose outcome no client knows.
-        var unknownWrites: [StressUnknownWrite] = []
-        /// The schedule's origin on the monotonic clock.
-        var startNanoseconds: UInt64 = 0
-    }
-
-    /// Starts the client threads, prints progress until they finish, and merges their outcomes.
-    private func runLoad(
-        cluster: StressCluster, fixture: StressFixture, addresses: [[UseCaseName: String]?], seed: UInt64, keyPrefix: String
-    ) throws(CtlFailure) -> LoadResult {
-        // One context per 16 clients keeps each below libzmq's default of 1023 sockets.
-        var contexts: [ZMQContext] = []
-        do throws(ZMQError) {
-            for _ in 0..<((clients + 15) / 16) { contexts.append(try ZMQContext(ioThreads: 1, blocky: false)) }
-        } catch {
-            throw CtlFailure(ExitStatus.unavailable, "cannot create a ZeroMQ context: \(error)")
-        }
-        defer { for context in contexts { context.terminate() } }
-
-        let progress = StressProgress(clients: clients)
-        let outcomes = OutcomeSlots(count: clients)
-        let group = DispatchGroup()
-        let interval = 1e9 * Double(clients) / rate
-        let start = monotonicNanoseconds() + 200_000_000  // time for every thread to connect
-        let end = start + duration.nanoseconds
-        for index in 0..<clients {
-            let plan = StressClientPlan(
-                index: index, context: contexts[index / 16], cluster: cluster, addresses: addresses, fixture: fixture, mix: mix,
-                seed: seed, startNanoseconds: start, endNanoseconds: end, intervalNanoseconds: interval,
-                phaseNanoseconds: interval * Double(index) / Double(clients), maxOutstanding: maxOutstanding,
-                timeoutNanoseconds: UInt64(options.timeoutMilliseconds) * 1_000_000, keyPrefix: keyPrefix)
-            group.enter()
-            let thread = Thread {
-                let outcome = StressClient(plan: plan, progress: progress).run()
-                outcomes.store(outcome, at: index)
-                group.leave()
-            }
-            thread.name = "stress-client-\(index)"
-            thread.start()
-        }
-
-        let line = ProgressLine(enabled: !noProgress, totalSeconds: duration.seconds)
-        while group.wait(timeout: .now() + 1) == .timedOut {
-            let snapshot = progress.snapshot()
-            let elapsed = Double(Int64(monotonicNanoseconds()) - Int64(start)) / 1e9
-            line.show(elapsed: max(0, elapsed), tally: snapshot.tally, inFlight: snapshot.inFlight, recent: snapshot.recent)
-        }
-        line.finish()
-
-        var result = LoadResult()
-        result.startNanoseconds = start
-        result.instances = [StressTally](repeating: StressTally(), count: cluster.instances.count)
-        // Every client published its last counts before it finished.
-        result.tally = progress.snapshot().tally
-        var perUseCase: [UseCaseName: StressUseCaseStats] = [:]
-        for outcome in outcomes.all() {
-            result.ledger.merge(outcome.ledger)
-            result.unknownWrites += outcome.unknownWrites
-            for (index, tally) in outcome.instances.enumerated() { result.instances[index] += tally }
-            result.late += outcome.late
-            if let failure = outcome.failure { result.failures.append(failure) }
-            for (name, stats) in outcome.useCases { perUseCase[name, default: StressUseCaseStats()].merge(stats) }
-        }
-        for (name, histogram) in progress.latencies() {
-            perUseCase[name, default: StressUseCaseStats()].latency = histogram
-            result.latency.add(histogram)
-        }
-        let order = StressWorkload.useCases(for: mix)
-        // The mix's use cases first, in its order; then the others in endpoint order.
-        func rank(_ name: UseCaseName) -> (Int, Int) { (order.firstIndex(of: name) ?? .max, name.portOffset) }
-        result.useCases = perUseCase.sorted { rank($0.key) < rank($1.key) }.map { ($0.key.rawValue, $0.value) }
-        result.elapsedSeconds = Double(monotonicNanoseconds() - start) / 1e9
-        return result
     }
 }

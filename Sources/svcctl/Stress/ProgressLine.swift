@@ -1,4 +1,5 @@
 import Foundation
+import LoadEngine
 import Histogram
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import LoadEngine
 import WireJSON
 
 /// One instance's part in a stress run, for the report: the clients given to it, what they sent

@@ -42,7 +42,7 @@ struct StressTargetOptions: ParsableArguments {
                 cluster = try ClusterFile.read(absolutePath(path))
             } catch {
                 // The operator named a file that is not a usable cluster description: a usage error,
-                // unlike an instance in it that is not running (that one is skipped, see StressCluster).
+                // unlike an instance in it that is not running (that one is skipped, see LoadEngine's LoadCluster).
                 if case .unavailable(let reason) = error { throw CtlFailure(ExitStatus.usage, "--cluster: \(reason)") }
                 throw CtlFailure(ExitStatus.usage, "--cluster: \(error)")
             }

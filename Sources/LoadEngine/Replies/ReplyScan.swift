@@ -1,0 +1,43 @@
+import WireContract
+
+/// The fast reply check of the pipelined client: which request a reply answers and whether it
+/// succeeded, read from its first bytes instead of parsing it. A request's id is a number, and
+/// every reply the service sends starts like every request, `{"v":1,"id":"`
+/// (``WireEnvelope/requestPrefix``), with the id next; a success continues with `,"ok":true`
+/// right after the id (``WireEnvelope/successAfterId``).
+struct ReplyScan: Sendable {
+    private let prefix = WireEnvelope.requestPrefix
+    private let success = WireEnvelope.successAfterId
+
+    /// The number in the reply's id and the index just past the id's closing quote; `nil` when
+    /// `body` does not start with `{"v":1,"id":"<digits>"`.
+    @inline(__always)
+    func idNumber(in body: [UInt8]) -> (number: Int, end: Int)? {
+        let count = body.count
+        guard count > prefix.count + 1 else { return nil }
+        for index in prefix.indices where body[index] != prefix[index] {
+            return nil
+        }
+        var position = prefix.count
+        var number = 0
+        var digits = 0
+        // At most 18 digits: every such number fits an Int.
+        while position < count, body[position] >= UInt8(ascii: "0"), body[position] <= UInt8(ascii: "9"), digits < 18 {
+            number = number * 10 + Int(body[position] &- UInt8(ascii: "0"))
+            position += 1
+            digits += 1
+        }
+        guard digits > 0, position < count, body[position] == UInt8(ascii: "\"") else { return nil }
+        return (number, position + 1)
+    }
+
+    /// Whether `,"ok":true` follows at `end` (from ``idNumber(in:)``).
+    @inline(__always)
+    func succeeds(_ body: [UInt8], after end: Int) -> Bool {
+        guard body.count - end >= success.count else { return false }
+        for index in success.indices where body[end + index] != success[index] {
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,50 @@
+import WireJSON
+
+/// The contract's order arithmetic, computed independently of the service's own code.
+enum OrderArithmetic {
+    /// (amount × parts per million / 1,000,000) rounded half-to-even.
+    static func tax(on amount: Int, partsPerMillion: Int) -> Int {
+        let product = amount * partsPerMillion
+        let quotient = product / 1_000_000
+        let remainder = product % 1_000_000
+        if remainder * 2 > 1_000_000 || (remainder * 2 == 1_000_000 && quotient % 2 == 1) { return quotient + 1 }
+        return quotient
+    }
+
+    /// What is wrong with `order`'s numbers; empty when they are consistent. `prices` are the
+    /// known unit prices by item id.
+    static func problems(in order: JSONValue, prices: [String: Int], taxPartsPerMillion: Int, currency: String) -> [String] {
+        var problems: [String] = []
+        var subtotal = 0
+        for line in order["items"]?.arrayValue ?? [] {
+            guard let quantity = line["quantity"]?.intValue, let unit = line["unitPriceCents"]?.intValue, quantity >= 1 else {
+                problems.append("a line without a positive quantity and a unit price: \(line)")
+                continue
+            }
+            if let itemId = line["itemId"]?.stringValue, let price = prices[itemId], price != unit {
+                problems.append("item \(itemId) charged \(unit) but priced \(price)")
+            }
+            subtotal += quantity * unit
+        }
+        guard let stated = order["subtotalCents"]?.intValue, let discount = order["discountCents"]?.intValue,
+            let tax = order["taxCents"]?.intValue, let total = order["totalCents"]?.intValue
+        else {
+            return problems + ["missing or non-integer amounts"]
+        }
+        if (order["items"]?.arrayValue ?? []).isEmpty { problems.append("no lines") }
+        if stated != subtotal { problems.append("subtotal \(stated) ≠ Σ quantity × unit price \(subtotal)") }
+        if discount < 0 || discount > stated { problems.append("discount \(discount) outside 0…\(stated)") }
+        if stated - discount < 1000 { problems.append("subtotal − discount \(stated - discount) is under the 1000 minimum") }
+        let expectedTax = Self.tax(on: max(0, stated - discount), partsPerMillion: taxPartsPerMillion)
+        if tax != expectedTax { problems.append("tax \(tax) ≠ \(expectedTax) at \(Double(taxPartsPerMillion) / 10_000)%") }
+        if total != stated - discount + tax { problems.append("total \(total) ≠ subtotal − discount + tax = \(stated - discount + tax)") }
+        if order["currency"]?.stringValue != currency { problems.append("currency \(Wording.plain(order["currency"])), expected \(currency)") }
+        return problems
+    }
+
+    /// Whether two renderings of an order agree on everything but formatting.
+    static func sameOrder(_ first: JSONValue, _ second: JSONValue) -> Bool {
+        let keys = ["id", "userId", "items", "subtotalCents", "discountCents", "taxCents", "totalCents", "currency", "deliveryAddress", "createdAt"]
+        return keys.allSatisfy { first[$0] == second[$0] }
+    }
+}

@@ -1,0 +1,75 @@
+import BenchmarkSupport
+import WireContract
+import ZeroMQ
+
+/// The load of a stress run: `clients` paced clients (``StressClient``), each on a thread of
+/// its own, sending `rate` requests a second between them for the plan's duration, while the
+/// calling thread hands a progress snapshot to `progress` about once a second.
+struct StressLoad {
+    let plan: StressPlan
+    let fixture: StressFixture
+    /// Use-case addresses of each instance (`nil` for one not running at the start).
+    let addresses: [[UseCaseName: String]?]
+
+    /// Starts the client threads, reports progress until they finish, and merges their outcomes.
+    func run(progress report: (StressProgressSnapshot) -> Void) throws(LoadFailure) -> StressLoadResult {
+        let clients = plan.clients
+        // One context per 16 clients keeps each below libzmq's default of 1023 sockets.
+        var contexts: [ZMQContext] = []
+        do throws(ZMQError) {
+            for _ in 0..<((clients + 15) / 16) { contexts.append(try ZMQContext(ioThreads: 1, blocky: false)) }
+        } catch {
+            for context in contexts { context.terminate() }
+            throw LoadFailure(.unavailable, "cannot create a ZeroMQ context: \(error)")
+        }
+        defer { for context in contexts { context.terminate() } }
+
+        let progress = StressProgress(clients: clients)
+        let interval = 1e9 * Double(clients) / plan.rate
+        let start = MonotonicClock.nanoseconds() + 200_000_000  // time for every thread to connect
+        let end = start + plan.durationNanoseconds
+        var outcomes: [ThreadOutcome<StressClientOutcome>] = []
+        for index in 0..<clients {
+            let clientPlan = StressClientPlan(
+                index: index, context: contexts[index / 16], cluster: plan.cluster, addresses: addresses, fixture: fixture, mix: plan.mix,
+                seed: plan.seed, startNanoseconds: start, endNanoseconds: end, intervalNanoseconds: interval,
+                phaseNanoseconds: interval * Double(index) / Double(clients), maxOutstanding: plan.maxOutstanding,
+                timeoutNanoseconds: UInt64(plan.timeoutMilliseconds) * 1_000_000, keyPrefix: plan.keyPrefix)
+            outcomes.append(DedicatedThread.spawn(named: "stress-client-\(index)") {
+                StressClient(plan: clientPlan, progress: progress).run()
+            })
+        }
+
+        func elapsedSeconds() -> Double {
+            max(0, Double(Int64(MonotonicClock.nanoseconds()) - Int64(start)) / 1e9)
+        }
+        for outcome in outcomes {
+            while !outcome.wait(seconds: 1) { report(progress.snapshot(elapsedSeconds: elapsedSeconds())) }
+        }
+
+        var result = StressLoadResult()
+        result.startNanoseconds = start
+        result.instances = [StressTally](repeating: StressTally(), count: plan.cluster.instances.count)
+        // Every client published its last counts before it finished.
+        result.tally = progress.snapshot(elapsedSeconds: 0).tally
+        var perUseCase: [UseCaseName: StressUseCaseStats] = [:]
+        for outcome in outcomes.map({ $0.result() }) {
+            result.ledger.merge(outcome.ledger)
+            result.unknownWrites += outcome.unknownWrites
+            for (index, tally) in outcome.instances.enumerated() { result.instances[index] += tally }
+            result.late += outcome.late
+            if let failure = outcome.failure { result.failures.append(failure) }
+            for (name, stats) in outcome.useCases { perUseCase[name, default: StressUseCaseStats()].merge(stats) }
+        }
+        for (name, histogram) in progress.latencies() {
+            perUseCase[name, default: StressUseCaseStats()].latency = histogram
+            result.latency.add(histogram)
+        }
+        let order = StressWorkload.useCases(for: plan.mix)
+        // The mix's use cases first, in its order; then the others in endpoint order.
+        func rank(_ name: UseCaseName) -> (Int, Int) { (order.firstIndex(of: name) ?? .max, name.portOffset) }
+        result.useCases = perUseCase.sorted { rank($0.key) < rank($1.key) }.map { ($0.key.rawValue, $0.value) }
+        result.elapsedSeconds = Double(MonotonicClock.nanoseconds() - start) / 1e9
+        return result
+    }
+}

@@ -1,0 +1,49 @@
+import Histogram
+import Synchronization
+import WireContract
+
+/// What the clients report while they run: each client publishes its counts and latency samples
+/// about four times a second. The latency histograms (per use case, and the last interval's for
+/// the live progress line) exist once here rather than per client.
+final class StressProgress: Sendable {
+    private struct State {
+        var tally = StressTally()
+        var inFlight: [Int]
+        var recent = LatencyHistogram.make()
+        var byUseCase: [UseCaseName: Histogram<UInt64>] = [:]
+    }
+
+    private let state: Mutex<State>
+
+    init(clients: Int) {
+        state = Mutex(State(inFlight: [Int](repeating: 0, count: clients)))
+    }
+
+    /// Adds a client's counts and latencies since its last report.
+    func publish(client: Int, delta: StressTally, inFlight: Int, samples: [LatencySample]) {
+        state.withLock { state in
+            state.tally += delta
+            state.inFlight[client] = inFlight
+            for sample in samples {
+                let micros = min(sample.micros, LatencyHistogram.ceilingMicros)
+                _ = state.recent.record(micros)
+                _ = state.byUseCase[sample.useCase, default: LatencyHistogram.make()].record(micros)
+            }
+        }
+    }
+
+    /// The totals so far, the requests waiting for replies now, and the latencies recorded since
+    /// the previous call (which starts a new interval), `elapsedSeconds` after the start.
+    func snapshot(elapsedSeconds: Double) -> StressProgressSnapshot {
+        state.withLock { state in
+            let recent = state.recent
+            state.recent.reset()
+            return StressProgressSnapshot(elapsedSeconds: elapsedSeconds, tally: state.tally, inFlight: state.inFlight.reduce(0, +), recent: recent)
+        }
+    }
+
+    /// Every latency recorded, per use case.
+    func latencies() -> [UseCaseName: Histogram<UInt64>] {
+        state.withLock { $0.byUseCase }
+    }
+}

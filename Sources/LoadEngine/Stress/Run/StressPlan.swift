@@ -1,0 +1,57 @@
+/// Everything a stress run needs to know: where, how hard, how long and what to send.
+public struct StressPlan: Sendable {
+    /// The instances (one, or several sharing one store).
+    public let cluster: LoadCluster
+    /// How long to send, in nanoseconds.
+    public let durationNanoseconds: UInt64
+    /// Requests per second over all clients (open loop).
+    public let rate: Double
+    /// Concurrent clients, each a thread with its own sockets.
+    public let clients: Int
+    /// Weights of the operation kinds.
+    public let mix: StressMix
+    /// Users the run registers.
+    public let users: Int
+    /// Requests one client may have waiting for replies; beyond it sends are delayed.
+    public let maxOutstanding: Int
+    /// Seed of the request choices.
+    public let seed: UInt64
+    /// How long a load request may go unanswered before its outcome counts as unknown, and the
+    /// least time the set-up, the resolution and the checks wait for an answer.
+    public let timeoutMilliseconds: Int
+    /// The service's tax rate in parts per million, for the order totals.
+    public let taxPartsPerMillion: Int
+    /// Whether writes of unknown outcome are sent again with their keys after the load.
+    public let resolve: Bool
+    /// Random per run; part of every name and email the run creates.
+    public let tag: String
+    /// The start of every idempotency key of the run: keys never repeat, not even across runs.
+    public let keyPrefix: String
+
+    /// A plan; the run's tag and key prefix are drawn at random.
+    public init(
+        cluster: LoadCluster, durationNanoseconds: UInt64, rate: Double, clients: Int, mix: StressMix, users: Int, maxOutstanding: Int,
+        seed: UInt64, timeoutMilliseconds: Int, taxPartsPerMillion: Int, resolve: Bool
+    ) {
+        self.cluster = cluster
+        self.durationNanoseconds = durationNanoseconds
+        self.rate = rate
+        self.clients = clients
+        self.mix = mix
+        self.users = users
+        self.maxOutstanding = maxOutstanding
+        self.seed = seed
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.taxPartsPerMillion = taxPartsPerMillion
+        self.resolve = resolve
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        self.tag = tag
+        // The tag alone is short.
+        self.keyPrefix = "stress-\(tag)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+    }
+
+    /// Clients assigned to instance `index` (client *i* to instance *i* mod *n*).
+    public func clients(of index: Int) -> Int {
+        (0..<clients).filter { $0 % cluster.instances.count == index }.count
+    }
+}

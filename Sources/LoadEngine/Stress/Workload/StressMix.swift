@@ -1,0 +1,48 @@
+import Foundation
+
+/// Relative weights of the operation kinds, e.g. `read=55,favorite=15,review=10,order=12,restock=3,register=5`.
+/// Kinds left out weigh 0.
+public struct StressMix: Sendable, CustomStringConvertible {
+    /// Weight of each kind (≥ 0; their sum is > 0).
+    public let weights: [StressOperationKind: Int]
+
+    /// The default mix: mostly reads, with every invariant-bearing write well represented.
+    public static let standard = StressMix("read=55,favorite=15,review=10,order=12,restock=3,register=5")!
+
+    /// Reads `KIND=WEIGHT,…` (kinds in any letter case, each at most once, weights 0…1,000,000,
+    /// not all 0); `nil` for anything else.
+    public init?(_ text: String) {
+        var weights: [StressOperationKind: Int] = [:]
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pair.count == 2,
+                let kind = StressOperationKind(rawValue: pair[0].trimmingCharacters(in: .whitespaces).lowercased()),
+                weights[kind] == nil,
+                let weight = Int(pair[1].trimmingCharacters(in: .whitespaces)), (0...1_000_000).contains(weight)
+            else { return nil }
+            weights[kind] = weight
+        }
+        guard weights.values.reduce(0, +) > 0 else { return nil }
+        self.weights = weights
+    }
+
+    /// Picks a kind for a uniformly random `draw`.
+    func pick(_ draw: UInt64) -> StressOperationKind {
+        let total = weights.values.reduce(0, +)
+        var point = Int(draw % UInt64(total))
+        for kind in StressOperationKind.allCases {
+            let weight = weights[kind] ?? 0
+            if point < weight { return kind }
+            point -= weight
+        }
+        return .read
+    }
+
+    /// Whether `kind` is sent at all.
+    func includes(_ kind: StressOperationKind) -> Bool { (weights[kind] ?? 0) > 0 }
+
+    /// `KIND=WEIGHT,…` in the kinds' order.
+    public var description: String {
+        StressOperationKind.allCases.compactMap { kind in weights[kind].map { "\(kind.rawValue)=\($0)" } }.joined(separator: ",")
+    }
+}

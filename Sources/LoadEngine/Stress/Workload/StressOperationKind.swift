@@ -1,0 +1,16 @@
+/// The kinds of operation a stress run sends.
+public enum StressOperationKind: String, CaseIterable, Sendable {
+    /// A read: GetRestaurant, ListRestaurants, SearchRestaurants, GetReviews, GetMenu, LoadFeed,
+    /// CalculateRestaurantScore, GetUserProfile, GetFavoriteRestaurants, ListOrders, GetOrder.
+    case read
+    /// SaveFavoriteRestaurant (and, for half of the users, RemoveFavoriteRestaurant).
+    case favorite
+    /// AddReview.
+    case review
+    /// PlaceOrder.
+    case order
+    /// RestockMenuItem.
+    case restock
+    /// RegisterUser of a contested email address (random letter case).
+    case register
+}

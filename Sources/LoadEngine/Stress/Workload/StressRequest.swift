@@ -1,0 +1,139 @@
+import WireContract
+import WireJSON
+
+/// One request of a stress run, and what its answer means for the ledger.
+struct StressRequest: Sendable {
+    /// The use case it goes to.
+    let useCase: UseCaseName
+    /// Its params.
+    let params: JSONObject
+    /// What an answer to it says about the store.
+    let effect: Effect
+
+    /// What a request does, as far as the invariant checks care.
+    enum Effect: Sendable {
+        /// A read; `check` is what its result must satisfy.
+        case read(ReadCheck)
+        /// SaveFavoriteRestaurant of `restaurant` for user index `user`.
+        case saveFavorite(user: Int, restaurant: String)
+        /// RemoveFavoriteRestaurant for user index `user`.
+        case removeFavorite(user: Int)
+        /// AddReview of `restaurant`.
+        case review(restaurant: String)
+        /// PlaceOrder.
+        case order
+        /// RestockMenuItem of item index `item` by `quantity`.
+        case restock(item: Int, quantity: Int)
+        /// RegisterUser of contested email index `email`, as `address`.
+        case register(email: Int, address: String)
+    }
+
+    /// Rules a read's result must satisfy at any moment.
+    enum ReadCheck: Sendable {
+        case none
+        /// GetMenu: no stock below 0.
+        case menu
+        /// GetFavoriteRestaurants: at most 100.
+        case favorites
+        /// GetRestaurant: rating within 0…5.
+        case restaurant
+    }
+
+    /// Whether it changes the store (and so carries an idempotency key).
+    var isWrite: Bool {
+        if case .read = effect { return false }
+        return true
+    }
+
+    /// The error code a correct service may answer to this request without anything being
+    /// wrong (a business refusal the workload provokes on purpose), if any.
+    var expectedRefusal: WireErrorCode? {
+        switch effect {
+        case .saveFavorite: .businessRule  // the cap of 100
+        case .order: .businessRule  // not enough stock
+        case .register: .conflict  // the email is taken
+        default: nil
+        }
+    }
+
+    /// Applies a successful reply's `result` to `ledger`, noting any rule it breaks.
+    func recordSuccess(_ result: JSONValue, in ledger: inout StressLedger) {
+        switch effect {
+        case .read(let check):
+            switch check {
+            case .none:
+                break
+            case .menu:
+                for item in result["items"]?.arrayValue ?? [] {
+                    if let stock = item["stock"]?.intValue, stock < 0 {
+                        ledger.observe(StressViolation(invariant: "stock", detail: "GetMenu answered stock \(stock) for item \(Wording.plain(item["id"]))"))
+                    }
+                }
+            case .favorites:
+                let count = result["restaurants"]?.arrayValue?.count ?? 0
+                if count > 100 {
+                    ledger.observe(StressViolation(invariant: "favoritesCap", detail: "GetFavoriteRestaurants listed \(count) favourites for \(Wording.plain(params["userId"]))"))
+                }
+            case .restaurant:
+                if let rating = (result["restaurant"] ?? result)["rating"]?.doubleValue, !(0...5).contains(rating) {
+                    ledger.observe(StressViolation(invariant: "rating", detail: "GetRestaurant answered rating \(rating) for \(Wording.plain(params["restaurantId"]))"))
+                }
+            }
+        case .saveFavorite(let user, let restaurant):
+            ledger.savedFavorites[user, default: []].insert(restaurant)
+            noteFavoriteCount(result, in: &ledger)
+        case .removeFavorite:
+            noteFavoriteCount(result, in: &ledger)
+        case .review(let restaurant):
+            ledger.reviews[restaurant, default: 0] += 1
+            if let rating = result["restaurantRating"]?.doubleValue, !(1...5).contains(rating) {
+                ledger.observe(StressViolation(invariant: "rating", detail: "AddReview answered restaurantRating \(rating) for \(restaurant)"))
+            }
+        case .order:
+            if let order = result["order"] ?? Optional(result), let id = order["id"]?.stringValue {
+                ledger.orders[id] = order
+            } else {
+                ledger.observe(StressViolation(invariant: "orderTotals", detail: "PlaceOrder answered ok without an order id"))
+            }
+        case .restock(let item, let quantity):
+            ledger.restocked[item, default: 0] += quantity
+            let stock = result["item"]?["stock"]?.intValue ?? result["stock"]?.intValue
+            if let stock, stock < quantity {
+                ledger.observe(StressViolation(invariant: "stock", detail: "RestockMenuItem by \(quantity) answered stock \(stock)"))
+            }
+        case .register(let email, let address):
+            let userId = result["user"]?["id"]?.stringValue ?? result["id"]?.stringValue ?? "?"
+            ledger.registrations[email, default: []].append(StressRegistration(userId: userId, email: address))
+        }
+    }
+
+    private func noteFavoriteCount(_ result: JSONValue, in ledger: inout StressLedger) {
+        guard let count = result["favoriteCount"]?.intValue else { return }
+        ledger.largestFavoriteCount = max(ledger.largestFavoriteCount, count)
+        if count > 100 {
+            ledger.observe(StressViolation(invariant: "favoritesCap", detail: "\(useCase) answered favoriteCount \(count) for \(Wording.plain(params["userId"]))"))
+        }
+    }
+
+    /// Applies the expected refusal (see ``expectedRefusal``) to `ledger`.
+    func recordRefusal(in ledger: inout StressLedger) {
+        switch effect {
+        case .saveFavorite(let user, _): ledger.capRefusals[user, default: 0] += 1
+        case .order: ledger.stockRefusals += 1
+        case .register(let email, _): ledger.conflicts[email, default: 0] += 1
+        default: break
+        }
+    }
+
+    /// Notes a write whose outcome is unknown (no answer, or an unexpected error).
+    func recordUnknown(in ledger: inout StressLedger) {
+        switch effect {
+        case .saveFavorite(let user, let restaurant): ledger.unknownFavorites[user, default: []].insert(restaurant)
+        case .review(let restaurant): ledger.unknownReviews[restaurant, default: 0] += 1
+        case .order: ledger.unknownOrders += 1
+        case .restock(let item, let quantity): ledger.unknownRestocked[item, default: 0] += quantity
+        case .register(let email, _): ledger.unknownRegistrations[email, default: 0] += 1
+        case .read, .removeFavorite: break
+        }
+    }
+}

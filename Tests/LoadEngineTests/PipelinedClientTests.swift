@@ -1,0 +1,144 @@
+import Foundation
+import Synchronization
+import Testing
+import WireContract
+import WireJSON
+import ZeroMQ
+@testable import LoadEngine
+
+/// The pipelined client against small in-process servers: a ROUTER on a thread of its own that
+/// echoes, or answers like the service, until the client has been quiet for half a second.
+@Suite("Pipelined client")
+struct PipelinedClientTests {
+    /// How the test server answers a request body.
+    enum Answer: Sendable {
+        case echo
+        /// `ok` with the id as result, except for the requests `failing` (of the id and the
+        /// params' `n`) says: `overloaded`.
+        case service(failing: @Sendable (_ id: Int, _ n: Int) -> Bool)
+        /// Always an id no request has.
+        case stranger
+    }
+
+    /// Serves on `endpoint` (inproc, in `context`) until it is quiet for 500 ms; the requests seen.
+    static func serve(_ answer: Answer, at endpoint: String, in context: ZMQContext) async throws -> Int {
+        try await DedicatedThread.run(named: "test-server") { () throws -> Int in
+            let router = try context.makeSocket(.router)
+            defer { router.close() }
+            try router.setLinger(0)
+            try router.setReceiveTimeout(500)
+            _ = try router.bind(endpoint)
+            var frames: [[UInt8]] = []
+            var seen = 0
+            while try router.receiveMultipart(into: &frames) != nil {
+                seen += 1
+                let request = try JSONParser.parse(frames[2])
+                let id = request[WireEnvelope.Key.id]?.stringValue ?? ""
+                let n = request[WireEnvelope.Key.params]?["n"]?.intValue ?? 0
+                let body: [UInt8]
+                switch answer {
+                case .echo:
+                    body = frames[2]
+                case .service(let failing):
+                    body = failing(Int(id) ?? 0, n) ? Self.failure(id: id, code: .overloaded) : Self.success(id: id, result: ["id": .string(id)])
+                case .stranger:
+                    body = Self.success(id: "999", result: [:])
+                }
+                try router.sendMultipart([frames[0], [], body])
+            }
+            return seen
+        }
+    }
+
+    /// A success reply as the service writes it: `v`, `id`, `ok`, `result`, in that order.
+    static func success(id: String, result: JSONObject) -> [UInt8] {
+        JSONValue.object(JSONObject([
+            (WireEnvelope.Key.version.name, .int(WireEnvelope.version)), (WireEnvelope.Key.id.name, .string(id)),
+            (WireEnvelope.Key.ok.name, .bool(true)), (WireEnvelope.Key.result.name, .object(result)),
+        ])).encoded()
+    }
+
+    /// A failure reply with `code`.
+    static func failure(id: String, code: WireErrorCode) -> [UInt8] {
+        let error = JSONObject([(WireEnvelope.Key.code.name, .string(code.rawValue)), (WireEnvelope.Key.message.name, .string("busy"))])
+        return JSONValue.object(JSONObject([
+            (WireEnvelope.Key.version.name, .int(WireEnvelope.version)), (WireEnvelope.Key.id.name, .string(id)),
+            (WireEnvelope.Key.ok.name, .bool(false)), (WireEnvelope.Key.error.name, .object(error)),
+        ])).encoded()
+    }
+
+    private static func endpoint() -> String { "inproc://pipelined-\(UUID().uuidString)" }
+
+    @Test func exactlySoManyRequestsAgainstAnEcho() async throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let endpoint = Self.endpoint()
+        async let served = Self.serve(.echo, at: endpoint, in: context)
+        let client = PipelinedClient(
+            endpoint: endpoint, context: context, server: .echo, slots: 8, requests: .samePerSlot { _ in #"{"restaurantId":"r-000042"}"# },
+            schedule: .requests(200))
+        let outcome = try await client.run()
+        #expect(outcome.sent == 200)
+        #expect(outcome.replies == 200)
+        #expect(outcome.failures == 0)
+        #expect(outcome.latencies.count == 200)
+        #expect(outcome.windowNanoseconds > 0)
+        #expect(try await served == 200)
+    }
+
+    @Test func failuresAreCountedByCodeAndSuccessesHandedOn() async throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let endpoint = Self.endpoint()
+        // Slot 0's replies fail, but not the first reply of the run (request 0, on slot 0).
+        async let served = Self.serve(.service { slot, sequence in slot == 0 && sequence > 0 }, at: endpoint, in: context)
+        let results = Collected()
+        var client = PipelinedClient(
+            endpoint: endpoint, context: context, server: .service, slots: 4, requests: .each { slot, sequence in #"{"n":\#(sequence),"s":\#(slot)}"# },
+            schedule: .requests(100))
+        client.onSuccess = { result in results.ids.withLock { $0.append(result["id"]?.stringValue ?? "?") } }
+        let outcome = try await client.run()
+        #expect(outcome.replies == 100)
+        #expect(outcome.failures > 0)
+        #expect(outcome.errorCodes == [WireErrorCode.overloaded.rawValue: outcome.failures])
+        #expect(results.ids.withLock { $0.count } == outcome.succeeded)
+        #expect(try await served == 100)
+    }
+
+    @Test func aPhasedRunCountsOnlyWhileMeasuring() async throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let endpoint = Self.endpoint()
+        async let served = Self.serve(.echo, at: endpoint, in: context)
+        let phase = LoadPhase()
+        let client = PipelinedClient(
+            endpoint: endpoint, context: context, server: .echo, slots: 4, requests: .samePerSlot { _ in "{}" }, schedule: .phased(phase))
+        async let outcome = client.run()
+        try await Task.sleep(for: .milliseconds(100))
+        phase.enter(.measuring)
+        try await Task.sleep(for: .milliseconds(200))
+        phase.enter(.stopping)
+        let result = try await outcome
+        #expect(result.replies > 0)
+        #expect(result.sent > result.replies)
+        #expect(result.windowNanoseconds == 0)
+        #expect(try await served == result.sent)
+    }
+
+    @Test func aReplyToNoRequestEndsTheRun() async throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let endpoint = Self.endpoint()
+        async let served = Self.serve(.stranger, at: endpoint, in: context)
+        let client = PipelinedClient(
+            endpoint: endpoint, context: context, server: .service, slots: 2, requests: .samePerSlot { _ in "{}" }, schedule: .requests(10))
+        let failure = await #expect(throws: LoadFailure.self) { try await client.run() }
+        #expect(failure?.kind == .serviceError)
+        _ = try await served
+    }
+}
+
+/// The results a client handed on, collected across threads.
+private final class Collected: Sendable {
+    let ids = Mutex<[String]>([])
+}

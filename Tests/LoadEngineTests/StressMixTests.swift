@@ -1,0 +1,30 @@
+import Testing
+@testable import LoadEngine
+
+@Suite("Stress mix and order arithmetic")
+struct StressMixTests {
+    @Test func aMixReadsKindsInAnyCaseAndDescribesThemInOrder() throws {
+        let mix = try #require(StressMix(" ORDER = 2,read=1"))
+        #expect(mix.weights == [.order: 2, .read: 1])
+        #expect(mix.description == "read=1,order=2")
+        #expect(mix.includes(.order) && !mix.includes(.review))
+        let picks: [StressOperationKind] = (0..<300).map { mix.pick(UInt64($0)) }
+        #expect(picks.filter { $0 == .order }.count == 200)
+    }
+
+    @Test(arguments: ["", "read=0", "read=1,read=2", "read", "write=1", "read=-1", "read=1000001"])
+    func aMixThatIsNotOneIsRefused(_ text: String) {
+        #expect(StressMix(text) == nil)
+    }
+
+    @Test func theDefaultMixSendsEveryKind() {
+        #expect(StressOperationKind.allCases.allSatisfy { StressMix.standard.includes($0) })
+    }
+
+    @Test func taxIsRoundedHalfToEven() {
+        #expect(OrderArithmetic.tax(on: 1250, partsPerMillion: 80_000) == 100)
+        #expect(OrderArithmetic.tax(on: 5, partsPerMillion: 100_000) == 0)
+        #expect(OrderArithmetic.tax(on: 15, partsPerMillion: 100_000) == 2)
+        #expect(OrderArithmetic.tax(on: 25, partsPerMillion: 100_000) == 2)
+    }
+}
