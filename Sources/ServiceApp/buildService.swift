@@ -52,7 +52,9 @@ public func buildService(
         useCaseServerKey = pair.publicKey
         var securityLogger = logger
         securityLogger[metadataKey: "endpoint"] = "use cases"
-        authenticator = ZAPAuthenticator(allowed: ClientKeyList(path: clientKeysPath), logger: securityLogger, metrics: metrics.factory)
+        authenticator = ZAPAuthenticator(
+            allowed: ClientKeyList(path: clientKeysPath), guarding: "a use-case endpoint", logger: securityLogger, metrics: metrics.factory
+        )
     }
     let context = try ZMQContext()
     let availability = ServiceAvailability()

@@ -2,7 +2,7 @@ import WireContract
 import WireJSON
 
 /// One admin request: `{"v":1,"id":"…","op":"<op>","params":{…}}`.
-public struct AdminRequest: Sendable {
+public struct AdminRequest: Sendable, EndpointRequest {
     /// The operation.
     public let op: AdminOperation
     /// Its parameters (`{}` when absent).

@@ -2,14 +2,15 @@ import Domain
 import Logging
 import WireJSON
 
-/// The actor that hosts one use case: it receives batches of requests from the socket thread in
-/// one hop, runs the use case for each and queues the encoded replies.
+/// The actor that hosts one use case, the ``RequestHandler`` of a use-case endpoint: it receives
+/// batches of requests from the socket thread in one hop, runs the use case for each and queues
+/// the encoded replies.
 ///
 /// Its executor is the endpoint's ``SocketThreadExecutor``: the actor's jobs run on the socket
 /// thread between polls, so entering it from the socket thread's own work costs no thread
 /// hand-off. Reads are handled one after another, in arrival order, by the one `serve` loop;
 /// writes each run as a child task on the global executor (they wait for durable commits).
-actor EndpointHost {
+actor EndpointHost: RequestHandler {
     private let route: UseCaseRoute
     private let outbox: ReplyOutbox
     private let logger: Logger
@@ -42,7 +43,7 @@ actor EndpointHost {
     /// not the endpoint's socket thread: measured with `storebench writes`, that gave 22–27k
     /// durable writes/s against 17–19k on the socket thread, whose polls the tasks' use-case
     /// work otherwise delays. Reads take the same path when each waits for a remote store.
-    func serve(_ requests: AsyncStream<[InboundRequest]>) async {
+    func serve(_ requests: AsyncStream<[InboundRequest<WireRequest>]>) async {
         guard concurrent else {
             // Encodes every reply of this endpoint, one after another, in the same buffer.
             var writer = JSONWriter(capacity: 1024)
@@ -61,22 +62,22 @@ actor EndpointHost {
     }
 
     /// Answers one write on its own (each write task has its own buffer).
-    private nonisolated func answer(_ request: InboundRequest) async {
+    private nonisolated func answer(_ request: InboundRequest<WireRequest>) async {
         var writer = JSONWriter(capacity: 512)
         await outbox.push(reply(to: request, writer: &writer))
     }
 
     /// Handles a batch in arrival order.
-    func process(_ batch: [InboundRequest], writer: inout JSONWriter) async {
+    func process(_ batch: [InboundRequest<WireRequest>], writer: inout JSONWriter) async {
         for request in batch {
             await outbox.push(reply(to: request, writer: &writer))
         }
     }
 
-    private nonisolated(nonsending) func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> OutboundReply {
+    private nonisolated(nonsending) func reply(to inbound: InboundRequest<WireRequest>, writer: inout JSONWriter) async -> OutboundReply {
         let request = inbound.request
-        if let deadline = inbound.deadline, EndpointClock.now > deadline {
-            let error = WireError(.deadlineExceeded, "the deadline of \(request.deadlineMilliseconds ?? 0) ms passed before the request started; it had no effect")
+        if let milliseconds = request.deadlineMilliseconds, EndpointClock.now > inbound.receivedAt + .milliseconds(milliseconds) {
+            let error = WireError(.deadlineExceeded, "the deadline of \(milliseconds) ms passed before the request started; it had no effect")
             return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code)
         }
         do {

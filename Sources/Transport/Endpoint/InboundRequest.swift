@@ -10,16 +10,15 @@ struct Envelope: Sendable {
     let hops: [[UInt8]]
 }
 
-/// A request that passed the envelope checks, on its way from the socket thread to the host.
-struct InboundRequest: Sendable {
+/// A request that passed the envelope checks, on its way from the socket thread to the
+/// endpoint's ``RequestHandler``.
+struct InboundRequest<Request: EndpointRequest>: Sendable {
     /// The routing frames up to and including the empty delimiter, to address the reply.
     let envelope: Envelope
     /// The decoded body.
-    let request: WireRequest
+    let request: Request
     /// When the socket thread received it (``EndpointClock``).
     let receivedAt: Duration
-    /// After this instant (``EndpointClock``) the request may no longer start.
-    let deadline: Duration?
 }
 
 /// `ContinuousClock` instants as durations since one fixed instant. `ContinuousClock.Instant`
@@ -34,7 +33,7 @@ enum EndpointClock {
     static var now: Duration { origin.duration(to: ContinuousClock.now) }
 }
 
-/// A reply on its way from the host to the socket thread.
+/// A reply on its way from the endpoint's handler to the socket thread.
 struct OutboundReply: Sendable {
     /// The routing frames of the request.
     let envelope: Envelope
@@ -44,20 +43,11 @@ struct OutboundReply: Sendable {
     let receivedAt: Duration
     /// The reply's error code, `nil` for a success, for the statistics.
     let outcome: WireErrorCode?
-
-    /// A reply; `receivedAt` and `outcome` matter only where statistics are recorded (the
-    /// use-case endpoints, not the admin endpoint).
-    init(envelope: Envelope, body: [UInt8], receivedAt: Duration = .zero, outcome: WireErrorCode? = nil) {
-        self.envelope = envelope
-        self.body = body
-        self.receivedAt = receivedAt
-        self.outcome = outcome
-    }
 }
 
 extension OutboundReply {
     /// The reply to `request`.
-    init(_ request: InboundRequest, body: [UInt8], outcome: WireErrorCode?) {
+    init<Request>(_ request: InboundRequest<Request>, body: [UInt8], outcome: WireErrorCode?) {
         self.init(envelope: request.envelope, body: body, receivedAt: request.receivedAt, outcome: outcome)
     }
 }
