@@ -93,7 +93,7 @@ public func buildService(
             endpoints.append(endpoint)
         }
         let operations = AdminOperations(
-            availability: availability, endpoints: endpoints, useCaseAddresses: addresses, store: store,
+            availability: availability, useCaseEndpoints: endpoints, useCaseAddresses: addresses, store: store,
             logLevel: logLevel, late: late, startedAt: startedAt, taxRate: configuration.taxRate, metrics: metrics,
             authenticator: authenticator, logger: logger
         )
