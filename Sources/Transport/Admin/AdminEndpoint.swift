@@ -19,7 +19,7 @@ public typealias AdminHandler = @Sendable (AdminRequest) async throws -> JSONVal
 public final class AdminEndpoint: Service, Sendable {
     private let context: ZMQContext
     private let authenticator: ZAPAuthenticator
-    private let endpoint: RouterEndpoint<AdminHost>
+    private let endpoint: RouterEndpoint
 
     /// The admin endpoint's limits: messages of at most 64 KiB (admin requests are small), 256
     /// operations in flight and libzmq's default high-water marks; otherwise those of the

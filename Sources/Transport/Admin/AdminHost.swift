@@ -1,9 +1,9 @@
 import Logging
 import WireJSON
 
-/// The ``RequestHandler`` of the admin endpoint: runs each admin request's operation as a task
-/// of its own on the global executor (an operation may wait for the store, and must not hold up
-/// the admin socket thread), and queues the reply.
+/// The ``RequestHandler`` of the admin endpoint: reads each request's operation (``AdminRequest``)
+/// and runs it as a task of its own on the global executor (an operation may wait for the
+/// store, and must not hold up the admin socket thread), then queues the reply.
 struct AdminHost: RequestHandler {
     /// Runs the operations.
     let handler: AdminHandler
@@ -12,7 +12,7 @@ struct AdminHost: RequestHandler {
     /// Logs operations that fail with anything but a `WireError`.
     let logger: Logger
 
-    func serve(_ requests: AsyncStream<[InboundRequest<AdminRequest>]>) async {
+    func serve(_ requests: AsyncStream<[InboundRequest]>) async {
         await withDiscardingTaskGroup { group in
             for await batch in requests {
                 for inbound in batch {
@@ -22,21 +22,20 @@ struct AdminHost: RequestHandler {
         }
     }
 
-    private func answer(_ inbound: InboundRequest<AdminRequest>) async {
-        let request = inbound.request
+    private func answer(_ inbound: InboundRequest) async {
+        let id = inbound.request.id
+        let error: WireError
         do {
-            let result = try await handler(request)
-            outbox.push(OutboundReply(inbound, body: WireReply.success(id: request.id, result: AdminResult(value: result)), outcome: nil))
-        } catch {
-            let wire: WireError
-            if let error = error as? WireError {
-                wire = error
-            } else {
-                logger.error("admin operation failed", metadata: ["op": "\(request.op)", "error": "\(error)"])
-                wire = WireError(mapping: error)
-            }
-            outbox.push(OutboundReply(inbound, body: WireReply.failure(id: request.id, error: wire), outcome: wire.code))
+            let result = try await handler(try AdminRequest(inbound.request))
+            outbox.push(OutboundReply(inbound, body: WireReply.success(id: id, result: AdminResult(value: result)), outcome: nil))
+            return
+        } catch let refusal as WireError {
+            error = refusal
+        } catch let failure {
+            logger.error("admin operation failed", metadata: ["op": "\(inbound.request.operation ?? "")", "error": "\(failure)"])
+            error = WireError(mapping: failure)
         }
+        outbox.push(OutboundReply(inbound, body: WireReply.failure(id: id, error: error), outcome: error.code))
     }
 }
 

@@ -43,7 +43,7 @@ actor EndpointHost: RequestHandler {
     /// not the endpoint's socket thread: measured with `storebench writes`, that gave 22–27k
     /// durable writes/s against 17–19k on the socket thread, whose polls the tasks' use-case
     /// work otherwise delays. Reads take the same path when each waits for a remote store.
-    func serve(_ requests: AsyncStream<[InboundRequest<WireRequest>]>) async {
+    func serve(_ requests: AsyncStream<[InboundRequest]>) async {
         guard concurrent else {
             // Encodes every reply of this endpoint, one after another, in the same buffer.
             var writer = JSONWriter(capacity: 1024)
@@ -62,19 +62,19 @@ actor EndpointHost: RequestHandler {
     }
 
     /// Answers one write on its own (each write task has its own buffer).
-    private nonisolated func answer(_ request: InboundRequest<WireRequest>) async {
+    private nonisolated func answer(_ request: InboundRequest) async {
         var writer = JSONWriter(capacity: 512)
         await outbox.push(reply(to: request, writer: &writer))
     }
 
     /// Handles a batch in arrival order.
-    func process(_ batch: [InboundRequest<WireRequest>], writer: inout JSONWriter) async {
+    func process(_ batch: [InboundRequest], writer: inout JSONWriter) async {
         for request in batch {
             await outbox.push(reply(to: request, writer: &writer))
         }
     }
 
-    private nonisolated(nonsending) func reply(to inbound: InboundRequest<WireRequest>, writer: inout JSONWriter) async -> OutboundReply {
+    private nonisolated(nonsending) func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> OutboundReply {
         let request = inbound.request
         if let milliseconds = request.deadlineMilliseconds, EndpointClock.now > inbound.receivedAt + .milliseconds(milliseconds) {
             let error = WireError(.deadlineExceeded, "the deadline of \(milliseconds) ms passed before the request started; it had no effect")

@@ -12,11 +12,11 @@ struct Envelope: Sendable {
 
 /// A request that passed the envelope checks, on its way from the socket thread to the
 /// endpoint's ``RequestHandler``.
-struct InboundRequest<Request: EndpointRequest>: Sendable {
+struct InboundRequest: Sendable {
     /// The routing frames up to and including the empty delimiter, to address the reply.
     let envelope: Envelope
     /// The decoded body.
-    let request: Request
+    let request: WireRequest
     /// When the socket thread received it (``EndpointClock``).
     let receivedAt: Duration
 }
@@ -47,7 +47,7 @@ struct OutboundReply: Sendable {
 
 extension OutboundReply {
     /// The reply to `request`.
-    init<Request>(_ request: InboundRequest<Request>, body: [UInt8], outcome: WireErrorCode?) {
+    init(_ request: InboundRequest, body: [UInt8], outcome: WireErrorCode?) {
         self.init(envelope: request.envelope, body: body, receivedAt: request.receivedAt, outcome: outcome)
     }
 }

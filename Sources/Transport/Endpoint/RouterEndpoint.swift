@@ -12,7 +12,7 @@ import ZeroMQ
 /// `start()` binds (on the thread) and returns the bound address; `run()` serves until graceful
 /// shutdown, then refuses new requests with `unavailable`, answers those in flight, closes the
 /// socket and returns.
-final class RouterEndpoint<Handler: RequestHandler>: Sendable {
+final class RouterEndpoint: Sendable {
     /// Transport counts (in flight, dropped replies, transport-level rejections).
     let counters: EndpointCounters
     /// Answered requests by outcome, and their latency.
@@ -29,9 +29,9 @@ final class RouterEndpoint<Handler: RequestHandler>: Sendable {
     private let outbox: ReplyOutbox
     private let executor: SocketThreadExecutor
     private let control = EndpointControl()
-    private let handler: Handler
-    private let requests: AsyncStream<[InboundRequest<Handler.Request>]>
-    private let deliver: AsyncStream<[InboundRequest<Handler.Request>]>.Continuation
+    private let handler: any RequestHandler
+    private let requests: AsyncStream<[InboundRequest]>
+    private let deliver: AsyncStream<[InboundRequest]>.Continuation
 
     /// An endpoint named `name` (its thread is `zmq-<name>`) that will bind `address` in
     /// `context`. With `ownsContext`, the thread terminates the context once its socket is
@@ -41,7 +41,7 @@ final class RouterEndpoint<Handler: RequestHandler>: Sendable {
     init(
         name: String, context: ZMQContext, ownsContext: Bool = false, address: String, configuration: EndpointConfiguration,
         availability: ServiceAvailability, counters: EndpointCounters, statistics: StatisticsRecorder, handshakeMonitor: String?,
-        logger: Logger, makeHandler: (ReplyOutbox, SocketThreadExecutor) -> Handler
+        logger: Logger, makeHandler: (ReplyOutbox, SocketThreadExecutor) -> any RequestHandler
     ) throws {
         self.name = name
         self.context = context
@@ -60,7 +60,7 @@ final class RouterEndpoint<Handler: RequestHandler>: Sendable {
         handler = makeHandler(outbox, executor)
         // Unbounded here is bounded in effect: the socket thread admits at most maxInFlight
         // requests that have not been answered yet.
-        (requests, deliver) = AsyncStream.makeStream(of: [InboundRequest<Handler.Request>].self, bufferingPolicy: .unbounded)
+        (requests, deliver) = AsyncStream.makeStream(of: [InboundRequest].self, bufferingPolicy: .unbounded)
     }
 
     /// Starts the socket thread, which creates and binds the socket; returns the bound address.
@@ -71,7 +71,7 @@ final class RouterEndpoint<Handler: RequestHandler>: Sendable {
                 // kernel, where perf and top -H show it; and only if it fits in 15 bytes
                 // (longer names were dropped, e.g. "zmq-GetRestaurant"), hence the cut.
                 Thread.current.name = String("zmq-\(name)".utf8.prefix(15))
-                let loop: SocketLoop<Handler.Request>
+                let loop: SocketLoop
                 do {
                     loop = try SocketLoop(
                         context: context, ownsContext: ownsContext, address: address, configuration: configuration, outbox: outbox,

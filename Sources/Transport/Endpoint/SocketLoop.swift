@@ -4,16 +4,16 @@ import WireContract
 import ZeroMQ
 
 /// The body of an endpoint's dedicated thread: the one ROUTER serving loop, of the use-case
-/// endpoints and of the admin endpoint alike (they differ in their ``RequestHandler``, which
-/// decides the `Request` kind, and in their ``EndpointConfiguration``). It owns the ROUTER
-/// socket for the socket's whole life (created, bound, used and closed on this thread only) and
-/// does every blocking call, so nothing blocks Swift's cooperative pool.
+/// endpoints and of the admin endpoint alike (they differ in their ``RequestHandler`` and their
+/// ``EndpointConfiguration``). It owns the ROUTER socket for the socket's whole life (created,
+/// bound, used and closed on this thread only) and does every blocking call, so nothing blocks
+/// Swift's cooperative pool.
 ///
 /// Per wake-up it runs the endpoint's queued Swift jobs for a moment (the handler's serve task
 /// and, for a use case, the reads run here, see `SocketThreadExecutor`), sends all queued
 /// replies, then takes up to `maxBatch` requests off the socket, answers envelope errors,
 /// overload and draining itself, and hands the rest to the handler in one batch.
-final class SocketLoop<Request: EndpointRequest> {
+final class SocketLoop {
     private let socket: ZMQSocket
     /// The context to terminate once the socket is closed, when the endpoint owns it (the admin
     /// endpoint's own context, and with it the ZAP handler in it).
@@ -26,7 +26,7 @@ final class SocketLoop<Request: EndpointRequest> {
     private let counters: EndpointCounters
     private let statistics: StatisticsRecorder
     private let configuration: EndpointConfiguration
-    private let deliver: AsyncStream<[InboundRequest<Request>]>.Continuation
+    private let deliver: AsyncStream<[InboundRequest]>.Continuation
     private let logger: Logger
 
     /// The address the socket is bound to (with the real port for a `:0` or `:*` bind).
@@ -40,7 +40,7 @@ final class SocketLoop<Request: EndpointRequest> {
     init(
         context: ZMQContext, ownsContext: Bool, address: String, configuration: EndpointConfiguration, outbox: ReplyOutbox,
         executor: SocketThreadExecutor, control: EndpointControl, availability: ServiceAvailability, counters: EndpointCounters,
-        statistics: StatisticsRecorder, deliver: AsyncStream<[InboundRequest<Request>]>.Continuation, logger: Logger,
+        statistics: StatisticsRecorder, deliver: AsyncStream<[InboundRequest]>.Continuation, logger: Logger,
         handshakeMonitor: String?
     ) throws(ZMQError) {
         let socket = try context.makeSocket(.router)
@@ -150,7 +150,7 @@ final class SocketLoop<Request: EndpointRequest> {
     /// Takes up to `maxBatch` messages off the socket; returns how many it read.
     @discardableResult
     private func receiveBatch() -> Int {
-        var batch: [InboundRequest<Request>] = []
+        var batch: [InboundRequest] = []
         var read = 0
         for _ in 0..<configuration.maxBatch {
             let info: ZMQMessageInfo?
@@ -181,7 +181,7 @@ final class SocketLoop<Request: EndpointRequest> {
     }
 
     /// Classifies one received message: returns a request for the handler, or answers it here.
-    private func accept(_ info: ZMQMessageInfo) -> InboundRequest<Request>? {
+    private func accept(_ info: ZMQMessageInfo) -> InboundRequest? {
         let receivedAt = EndpointClock.now
         let count = frames.count
         guard count > 0 else { return nil }
@@ -202,9 +202,9 @@ final class SocketLoop<Request: EndpointRequest> {
             reject(envelope, receivedAt: receivedAt, id: nil, WireError(.malformed, message))
             return nil
         }
-        let request: Request
+        let request: WireRequest
         do {
-            request = try Request.decode(frames[count - 1])
+            request = try WireRequest.decode(frames[count - 1])
         } catch {
             reject(envelope, receivedAt: receivedAt, id: error.id, error.error)
             return nil

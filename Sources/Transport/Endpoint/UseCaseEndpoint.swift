@@ -16,7 +16,7 @@ public final class UseCaseEndpoint: Service, Sendable {
     /// Transport counts (in flight, dropped replies, transport-level rejections).
     public var counters: EndpointCounters { endpoint.counters }
 
-    private let endpoint: RouterEndpoint<EndpointHost>
+    private let endpoint: RouterEndpoint
 
     /// Creates an endpoint that will bind `address` (e.g. `tcp://127.0.0.1:7101`). Its
     /// swift-metrics counters, gauge and timer come from `metrics` (by default the process-wide
