@@ -52,7 +52,9 @@ public func buildService(
         useCaseServerKey = pair.publicKey
         var securityLogger = logger
         securityLogger[metadataKey: "endpoint"] = "use cases"
-        authenticator = ZAPAuthenticator(allowed: ClientKeyList(path: clientKeysPath), logger: securityLogger, metrics: metrics.factory)
+        authenticator = ZAPAuthenticator(
+            allowed: ClientKeyList(path: clientKeysPath), guarding: "a use-case endpoint", logger: securityLogger, metrics: metrics.factory
+        )
     }
     let context = try ZMQContext()
     let availability = ServiceAvailability()
@@ -91,7 +93,7 @@ public func buildService(
             endpoints.append(endpoint)
         }
         let operations = AdminOperations(
-            availability: availability, endpoints: endpoints, useCaseAddresses: addresses, store: store,
+            availability: availability, useCaseEndpoints: endpoints, useCaseAddresses: addresses, store: store,
             logLevel: logLevel, late: late, startedAt: startedAt, taxRate: configuration.taxRate, metrics: metrics,
             authenticator: authenticator, logger: logger
         )

@@ -1,4 +1,7 @@
-/// The operations of the admin endpoint, named as in a request's `op` member.
+/// The operations of the admin endpoint, named as in a request's `op` member. The names of
+/// their parameters (``Parameter``) and of their results' members (``Result``) are spelled
+/// here too; the members a result shares with `endpoints.json` (`pid`, `admin`, `useCases`)
+/// are ``EndpointsFile/Key``'s.
 public enum AdminOperation: String, Sendable, Hashable, CaseIterable {
     /// The service's state, version, pid, uptime, tax rate and store.
     case status
@@ -22,5 +25,89 @@ public enum AdminOperation: String, Sendable, Hashable, CaseIterable {
     /// Every operation's name, comma separated, for error messages that list them.
     public static var namesList: String {
         allCases.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// The members of a request's `params`, by operation.
+    public enum Parameter {
+        /// `format` (`stats`): a ``StatisticsFormat``; JSON when absent.
+        public static let format = "format"
+        /// `path` (`backup`): the absolute path to write the copy to.
+        public static let path = "path"
+        /// `level` (`setLogLevel`): a log level's name, `trace` to `critical`.
+        public static let level = "level"
+    }
+
+    /// The members of the operations' results, and of the objects inside them.
+    public enum Result {
+        /// `state` (`status`, `drain`, `resume`, `shutdown`): a ``ServiceState``.
+        public static let state = "state"
+        /// `version` (`status`): svcd's version.
+        public static let version = "version"
+        /// `uptimeSeconds` (`status`): whole seconds since start.
+        public static let uptimeSeconds = "uptimeSeconds"
+        /// `taxRate` (`status`): the decimal string new orders are taxed at.
+        public static let taxRate = "taxRate"
+        /// `store`: in `status`, an object of ``kind`` and ``reachable``; in `health`'s
+        /// ``checks``, the store's check.
+        public static let store = "store"
+        /// `kind` (`status`'s ``store``): `sqlite`, `postgres` or `memory`.
+        public static let kind = "kind"
+        /// `reachable` (`status`'s ``store``): whether the store answered a trivial read.
+        public static let reachable = "reachable"
+        /// `requests` (`stats`, per use case): requests answered.
+        public static let requests = "requests"
+        /// `errors` (`stats`, per use case): answered requests by error code.
+        public static let errors = "errors"
+        /// `inFlight` (`stats`, per use case): requests accepted and not yet answered.
+        public static let inFlight = "inFlight"
+        /// `droppedReplies` (`stats`, per use case): replies dropped for vanished peers.
+        public static let droppedReplies = "droppedReplies"
+        /// `latencyMicros` (`stats`, per use case): an object of ``p50``, ``p90``, ``p99`` and
+        /// ``max``, in microseconds.
+        public static let latencyMicros = "latencyMicros"
+        /// `p50` (in ``latencyMicros``).
+        public static let p50 = "p50"
+        /// `p90` (in ``latencyMicros``).
+        public static let p90 = "p90"
+        /// `p99` (in ``latencyMicros``).
+        public static let p99 = "p99"
+        /// `max` (in ``latencyMicros``).
+        public static let max = "max"
+        /// `refusedClients` (`stats`): clients refused at the use-case endpoints' CURVE handshake.
+        public static let refusedClients = "refusedClients"
+        /// `text` (`stats` with format `prometheus`): the Prometheus exposition text.
+        public static let text = "text"
+        /// `healthy` (`health`): whether every check passed.
+        public static let healthy = "healthy"
+        /// `checks` (`health`): an object of ``store``, ``useCaseEndpoints`` and ``accepting``.
+        public static let checks = "checks"
+        /// `useCaseEndpoints` (in `health`'s ``checks``): how many use-case endpoints serve.
+        public static let useCaseEndpoints = "useCaseEndpoints"
+        /// `accepting` (in `health`'s ``checks``): whether use cases take requests (not drained).
+        public static let accepting = "accepting"
+        /// `path` (`backup`): where the copy was written.
+        public static let path = Parameter.path
+        /// `bytes` (`backup`): the copy's size.
+        public static let bytes = "bytes"
+        /// `level` (`setLogLevel`): the log level now.
+        public static let level = Parameter.level
+    }
+
+    /// The service's state, as ``Result/state`` reports it.
+    public enum ServiceState: String, Sendable, Hashable {
+        /// Taking use-case requests.
+        case running
+        /// Answering use-case requests `unavailable` until `resume`.
+        case draining
+        /// Shutting down (the answer to `shutdown`).
+        case stopping
+    }
+
+    /// The formats of `stats` (``Parameter/format``).
+    public enum StatisticsFormat: String, Sendable, Hashable, CaseIterable {
+        /// Per-use-case figures as JSON (the default).
+        case json
+        /// The metrics registry as Prometheus exposition text, in ``Result/text``.
+        case prometheus
     }
 }

@@ -21,9 +21,9 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
             let target = absolutePath(path)
-            let result = try AdminClient(options: options).call(op: .backup, params: ["path": .string(target)])
+            let result = try AdminClient(options: options).call(op: .backup, params: [AdminOperation.Parameter.path: .string(target)])
             emit(result, options: options) { result in
-                keyValueLines([("path", plainText(result["path"])), ("bytes", plainText(result["bytes"]))])
+                keyValueLines([AdminOperation.Result.path, AdminOperation.Result.bytes].map { ($0, plainText(result[$0])) })
             }
         }
     }

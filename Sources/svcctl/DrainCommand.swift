@@ -13,7 +13,7 @@ struct DrainCommand: ParsableCommand {
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
             let result = try AdminClient(options: options).call(op: .drain)
-            emit(result, options: options) { keyValueLines([("state", plainText($0["state"]))]) }
+            emit(result, options: options) { keyValueLines([(AdminOperation.Result.state, plainText($0[AdminOperation.Result.state]))]) }
         }
     }
 }

@@ -21,8 +21,8 @@ struct EndpointsCommand: ParsableCommand {
     /// A two-column table: endpoint name, address; the admin endpoint first.
     static func render(_ result: JSONValue) -> String {
         var rows: [[String]] = []
-        if let admin = result["admin"] { rows.append(["admin", plainText(admin)]) }
-        for member in result["useCases"]?.objectValue ?? JSONObject() {
+        if let admin = result[EndpointsFile.Key.admin] { rows.append([EndpointsFile.Key.admin, plainText(admin)]) }
+        for member in result[EndpointsFile.Key.useCases]?.objectValue ?? JSONObject() {
             rows.append([member.key, plainText(member.value)])
         }
         return renderTable(headers: ["ENDPOINT", "ADDRESS"], rows: rows)

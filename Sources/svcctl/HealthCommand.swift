@@ -20,11 +20,12 @@ struct HealthCommand: ParsableCommand {
 
     /// `healthy: yes|no`, then one line per check.
     static func render(_ result: JSONValue) -> String {
-        var pairs: [(String, String)] = [("healthy", result["healthy"]?.boolValue == true ? "yes" : "no")]
-        for member in result["checks"]?.objectValue ?? JSONObject() {
+        typealias Key = AdminOperation.Result
+        var pairs: [(String, String)] = [(Key.healthy, result[Key.healthy]?.boolValue == true ? "yes" : "no")]
+        for member in result[Key.checks]?.objectValue ?? JSONObject() {
             pairs.append(("  " + member.key, plainText(member.value)))
         }
-        for member in result.objectValue ?? JSONObject() where member.key != "healthy" && member.key != "checks" {
+        for member in result.objectValue ?? JSONObject() where member.key != Key.healthy && member.key != Key.checks {
             pairs.append((member.key, plainText(member.value)))
         }
         return keyValueLines(pairs)

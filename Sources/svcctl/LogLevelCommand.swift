@@ -24,8 +24,8 @@ struct LogLevelCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
-            let result = try AdminClient(options: options).call(op: .setLogLevel, params: ["level": .string(level)])
-            emit(result, options: options) { keyValueLines([("level", plainText($0["level"]))]) }
+            let result = try AdminClient(options: options).call(op: .setLogLevel, params: [AdminOperation.Parameter.level: .string(level)])
+            emit(result, options: options) { keyValueLines([(AdminOperation.Result.level, plainText($0[AdminOperation.Result.level]))]) }
         }
     }
 }

@@ -15,7 +15,9 @@ struct ShutdownCommand: ParsableCommand {
             let client = try AdminClient(options: options)
             let result = try client.call(op: .shutdown)
             emit(result, options: options) { result in
-                keyValueLines([("state", plainText(result["state"])), ("pid", String(client.endpoints.pid))])
+                keyValueLines([
+                    (AdminOperation.Result.state, plainText(result[AdminOperation.Result.state])), (EndpointsFile.Key.pid, String(client.endpoints.pid)),
+                ])
             }
         }
     }

@@ -28,9 +28,10 @@ struct StatsCommand: ParsableCommand {
             case .table:
                 emit(try client.call(op: .stats), options: options, human: Self.render)
             case .prometheus:
-                let result = try client.call(op: .stats, params: ["format": "prometheus"])
+                let prometheus = AdminOperation.StatisticsFormat.prometheus.rawValue
+                let result = try client.call(op: .stats, params: [AdminOperation.Parameter.format: .string(prometheus)])
                 emit(result, options: options) { result in
-                    var text = result["text"]?.stringValue ?? ""
+                    var text = result[AdminOperation.Result.text]?.stringValue ?? ""
                     while text.last == "\n" { text.removeLast() }
                     return text
                 }
@@ -41,21 +42,22 @@ struct StatsCommand: ParsableCommand {
     /// One row per use case: requests, errors (total and by code), in flight, p50/p90/p99/max µs,
     /// replies dropped because the peer had gone ("-" from an svcd that does not report them).
     static func render(_ result: JSONValue) -> String {
+        typealias Key = AdminOperation.Result
         var rows: [[String]] = []
-        for member in result["useCases"]?.objectValue ?? JSONObject() {
+        for member in result[EndpointsFile.Key.useCases]?.objectValue ?? JSONObject() {
             let stats = member.value
-            let errors = stats["errors"]?.objectValue ?? JSONObject()
+            let errors = stats[Key.errors]?.objectValue ?? JSONObject()
             let errorTotal = errors.reduce(0) { $0 + ($1.value.intValue ?? 0) }
             let byCode = errors.filter { ($0.value.intValue ?? 0) != 0 }
                 .map { "\($0.key)=\(plainText($0.value))" }.joined(separator: " ")
-            let latency = stats["latencyMicros"]
+            let latency = stats[Key.latencyMicros]
             rows.append([
                 member.key,
-                plainText(stats["requests"]),
+                plainText(stats[Key.requests]),
                 String(errorTotal),
-                plainText(stats["inFlight"]),
-                micros(latency?["p50"]), micros(latency?["p90"]), micros(latency?["p99"]), micros(latency?["max"]),
-                plainText(stats["droppedReplies"]),
+                plainText(stats[Key.inFlight]),
+                micros(latency?[Key.p50]), micros(latency?[Key.p90]), micros(latency?[Key.p99]), micros(latency?[Key.max]),
+                plainText(stats[Key.droppedReplies]),
                 byCode,
             ])
         }

@@ -42,7 +42,7 @@ struct StatusCommand: ParsableCommand {
     static func render(_ result: JSONValue) -> String {
         var pairs: [(String, String)] = []
         for member in result.objectValue ?? JSONObject() {
-            if member.key == "uptimeSeconds", let seconds = member.value.doubleValue {
+            if member.key == AdminOperation.Result.uptimeSeconds, let seconds = member.value.doubleValue {
                 pairs.append(("uptime", formatUptime(Int(seconds))))
             } else {
                 pairs.append((member.key, plainText(member.value)))

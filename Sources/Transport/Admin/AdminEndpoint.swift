@@ -1,120 +1,74 @@
-import Foundation
 import Logging
+import Metrics
 import ServiceLifecycle
-import Synchronization
 import WireJSON
 import ZeroMQ
 
 /// Answers one admin request; throws a `WireError` (or any error, answered `internal`).
 public typealias AdminHandler = @Sendable (AdminRequest) async throws -> JSONValue
 
-/// The admin endpoint: a ROUTER socket with CURVE encryption on its own thread and in its own
-/// ZeroMQ context, so it answers even when every use case is saturated, and a ZAP handler that
-/// admits only the client public keys listed in the allow-list file (read at every handshake,
-/// so keys added by `svcctl keygen` work at once). Plaintext peers and unknown keys get no
-/// connection at all.
+/// The admin endpoint: a ``RouterEndpoint`` like every use case's, with CURVE, whose handler
+/// (``AdminHost``) runs admin operations. It lives in a ZeroMQ context of its own, on its own
+/// thread, so it answers even when every use case is saturated, and with a ``ZAPAuthenticator``
+/// of its own in that context that admits only the client public keys listed in the allow-list
+/// file (read at every handshake, so keys added by `svcctl keygen` work at once). Plaintext
+/// peers and unknown keys get no connection at all. (The ZAP handler of a context sees every
+/// socket in it: the use-case endpoints must not be subject to the admin allow-list.)
 ///
-/// Requests go to `handler` as tasks; replies come back through the endpoint's outbox. After a
-/// reply with `afterReply` set (e.g. shutdown), that action runs once the reply is queued.
+/// Draining does not apply to it: the operator resumes through it.
 public final class AdminEndpoint: Service, Sendable {
-    private let address: String
-    private let serverSecretKey: String
-    private let authorizedKeysPath: String
-    private let handler: AdminHandler
-    private let logger: Logger
-    private let outbox: ReplyOutbox
-    private let control = EndpointControl()
-    private let requests: AsyncStream<(Envelope, AdminRequest)>
-    private let deliver: AsyncStream<(Envelope, AdminRequest)>.Continuation
+    private let context: ZMQContext
+    private let authenticator: ZAPAuthenticator
+    private let endpoint: RouterEndpoint
+
+    /// The admin endpoint's limits: messages of at most 64 KiB (admin requests are small), 256
+    /// operations in flight and libzmq's default high-water marks; otherwise those of the
+    /// use-case endpoints.
+    static var configuration: EndpointConfiguration {
+        var configuration = EndpointConfiguration()
+        configuration.maxMessageSize = 64 * 1024
+        configuration.maxInFlight = 256
+        configuration.sendHighWaterMark = 1000
+        configuration.receiveHighWaterMark = 1000
+        return configuration
+    }
 
     /// An endpoint that will bind `address` as CURVE server with `serverSecretKey` (Z85).
     public init(address: String, serverSecretKey: String, authorizedKeysPath: String, handler: @escaping AdminHandler, logger: Logger) throws {
-        self.address = address
-        self.serverSecretKey = serverSecretKey
-        self.authorizedKeysPath = authorizedKeysPath
-        self.handler = handler
-        self.logger = logger
-        outbox = try ReplyOutbox()
-        (requests, deliver) = AsyncStream.makeStream(of: (Envelope, AdminRequest).self, bufferingPolicy: .bufferingNewest(256))
+        let context = try ZMQContext()
+        var configuration = Self.configuration
+        configuration.curveServerSecretKey = serverSecretKey
+        // Its figures are not the use cases': none of them reaches the service's metrics.
+        let metrics = NOOPMetricsHandler.instance
+        self.context = context
+        authenticator = ZAPAuthenticator(
+            allowed: ClientKeyList(path: authorizedKeysPath), guarding: "the admin endpoint", logger: logger, metrics: metrics
+        )
+        endpoint = try RouterEndpoint(
+            name: "admin", context: context, ownsContext: true, address: address, configuration: configuration,
+            availability: ServiceAvailability(), counters: EndpointCounters(useCase: "admin", metrics: metrics),
+            statistics: StatisticsRecorder(useCase: "admin", metrics: metrics), handshakeMonitor: nil, logger: logger
+        ) { outbox, _ in
+            AdminHost(handler: handler, outbox: outbox, logger: logger)
+        }
     }
 
-    /// Starts the admin thread, which creates the sockets and binds; returns the bound address.
+    /// Binds the ZAP handler, then starts the admin thread, which creates the socket and binds;
+    /// returns the bound address.
     public func start() async throws -> String {
-        try await withCheckedThrowingContinuation { (bound: CheckedContinuation<String, any Error>) in
-            let thread = Thread { [self] in
-                Thread.current.name = "zmq-admin"
-                let loop: AdminSocketLoop
-                do {
-                    loop = try AdminSocketLoop(
-                        address: address, serverSecretKey: serverSecretKey, authorizedKeysPath: authorizedKeysPath,
-                        outbox: outbox, control: control, deliver: deliver, logger: logger
-                    )
-                } catch {
-                    deliver.finish()
-                    bound.resume(throwing: error)
-                    return
-                }
-                bound.resume(returning: loop.boundEndpoint)
-                loop.run()
-            }
-            thread.start()
-        }
+        // The handler first: a CURVE endpoint bound without one would admit any client key.
+        try await authenticator.start(in: context, watching: [])
+        return try await endpoint.start()
     }
 
-    /// Serves admin requests until graceful shutdown, then closes the socket.
+    /// Serves admin requests until graceful shutdown, answers those in flight, then closes the
+    /// socket and terminates the context.
     public func run() async throws {
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await withDiscardingTaskGroup { group in
-                    for await (envelope, request) in requests {
-                        group.addTask { [handler, outbox, logger] in
-                            let body: [UInt8]
-                            do {
-                                body = WireReply.adminSuccess(id: request.id, result: try await handler(request))
-                            } catch let error as WireError {
-                                body = WireReply.adminFailure(id: request.id, error: error)
-                            } catch {
-                                logger.error("admin operation failed", metadata: ["op": "\(request.op)", "error": "\(error)"])
-                                body = WireReply.adminFailure(id: request.id, error: WireError(mapping: error))
-                            }
-                            outbox.push(OutboundReply(envelope: envelope, body: body))
-                        }
-                    }
-                }
-            } onGracefulShutdown: { [control, outbox] in
-                control.request(.stopping)
-                outbox.wake()
-            }
-        } onCancel: { [control, outbox] in
-            control.request(.aborting)
-            outbox.wake()
-        }
+        await endpoint.run()
     }
 
     /// Closes the socket without serving; for an endpoint whose `run()` never started.
     public func abort() {
-        control.request(.aborting)
-        outbox.wake()
-    }
-}
-
-extension WireReply {
-    /// An admin success reply: `{"v":1,"id":…,"ok":true,"result":…}`.
-    static func adminSuccess(id: String?, result: JSONValue) -> [UInt8] {
-        success(id: id, result: AdminResult(value: result))
-    }
-
-    /// An admin failure reply with the contract's error object.
-    static func adminFailure(id: String?, error: WireError) -> [UInt8] {
-        failure(id: id, error: error)
-    }
-}
-
-/// An admin operation's result, written as the JSON value it is.
-private struct AdminResult: WireEncodable {
-    let value: JSONValue
-
-    consuming func write(to writer: inout JSONWriter) {
-        writer.value(value)
+        endpoint.abort()
     }
 }

@@ -10,23 +10,23 @@ public struct AdminRequest: Sendable {
     /// The caller's correlation id.
     public let id: String?
 
-    /// Decodes a body with the envelope rules of every request (`v`, `id`, `params`,
-    /// `deadlineMs`; see ``WireRequest``), plus a required string `op`.
-    static func decode(_ body: [UInt8]) throws(WireRequest.Rejection) -> AdminRequest {
-        // Typed throws cannot cross withUnsafeBytes' rethrows, so carry the result out.
-        let decoded: Result<(request: WireRequest, members: JSONObject), WireRequest.Rejection> = body.withUnsafeBytes { bytes in
-            do throws(WireRequest.Rejection) { return .success(try WireRequest.decodeEnvelope(bytes)) } catch { return .failure(error) }
-        }
-        let (request, members) = try decoded.get()
+    /// The admin request in a body the socket thread decoded with the envelope rules of every
+    /// request (`v`, `id`, `params`, `deadlineMs`; see ``WireRequest``): it needs a string `op`
+    /// naming one of the operations, else it is refused `invalid_input`.
+    init(_ request: WireRequest) throws(WireError) {
         let key = WireEnvelope.Key.op.name
-        guard let name = members[key]?.stringValue, !name.isEmpty else {
-            throw WireRequest.Rejection(
-                id: request.id, error: WireError(.invalidInput, "\(key) is missing or not a string (one of: \(AdminOperation.namesList))")
-            )
+        guard let name = request.operation, !name.isEmpty else {
+            throw WireError(.invalidInput, "\(key) is missing or not a string (one of: \(AdminOperation.namesList))")
         }
         guard let op = AdminOperation(rawValue: name) else {
-            throw WireRequest.Rejection(id: request.id, error: WireError(.invalidInput, "\(key) \(name) is not one of: \(AdminOperation.namesList)"))
+            throw WireError(.invalidInput, "\(key) \(name) is not one of: \(AdminOperation.namesList)")
         }
-        return AdminRequest(op: op, params: members[WireEnvelope.Key.params.name]?.objectValue ?? JSONObject(), id: request.id)
+        self.init(op: op, params: request.params.object, id: request.id)
+    }
+
+    private init(op: AdminOperation, params: JSONObject, id: String?) {
+        self.op = op
+        self.params = params
+        self.id = id
     }
 }

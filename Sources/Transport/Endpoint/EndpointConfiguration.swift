@@ -1,10 +1,11 @@
-/// Limits and socket settings shared by every use-case endpoint.
+/// Limits and socket settings of a ROUTER endpoint: the same for every use-case endpoint; the
+/// admin endpoint has its own (``AdminEndpoint``).
 public struct EndpointConfiguration: Sendable, Hashable {
     /// Requests accepted but not yet answered, per endpoint; beyond it the reply is `overloaded`.
     public var maxInFlight: Int = 1024
     /// Largest accepted message (`ZMQ_MAXMSGSIZE` and the multipart total), in bytes.
     public var maxMessageSize: Int = 1 << 20
-    /// Most requests taken off the socket and handed to the endpoint's host in one hop.
+    /// Most requests taken off the socket and handed to the endpoint's handler in one hop.
     public var maxBatch: Int = 64
     /// ZMTP heartbeat interval, so dead peers are noticed.
     public var heartbeatIntervalMilliseconds: Int32 = 2000
@@ -24,9 +25,9 @@ public struct EndpointConfiguration: Sendable, Hashable {
     /// per wait. The composition root decides per use case.
     public var concurrentReads = false
 
-    /// The service's CURVE secret key (Z85) when the endpoints are CURVE servers (`svcd
-    /// --client-keys`): traffic is encrypted and the context's ``ZAPAuthenticator`` decides who
-    /// may connect. `nil`: plaintext.
+    /// The service's CURVE secret key (Z85) when the endpoints are CURVE servers (the admin
+    /// endpoint always; the use-case endpoints with `svcd --client-keys`): traffic is encrypted
+    /// and the context's ``ZAPAuthenticator`` decides who may connect. `nil`: plaintext.
     public var curveServerSecretKey: String?
 
     /// The defaults: 1024 in flight, 1 MiB messages, batches of 64, 2 s / 6 s heartbeats.

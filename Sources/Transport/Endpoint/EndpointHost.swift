@@ -2,14 +2,15 @@ import Domain
 import Logging
 import WireJSON
 
-/// The actor that hosts one use case: it receives batches of requests from the socket thread in
-/// one hop, runs the use case for each and queues the encoded replies.
+/// The actor that hosts one use case, the ``RequestHandler`` of a use-case endpoint: it receives
+/// batches of requests from the socket thread in one hop, runs the use case for each and queues
+/// the encoded replies.
 ///
 /// Its executor is the endpoint's ``SocketThreadExecutor``: the actor's jobs run on the socket
 /// thread between polls, so entering it from the socket thread's own work costs no thread
 /// hand-off. Reads are handled one after another, in arrival order, by the one `serve` loop;
 /// writes each run as a child task on the global executor (they wait for durable commits).
-actor EndpointHost {
+actor EndpointHost: RequestHandler {
     private let route: UseCaseRoute
     private let outbox: ReplyOutbox
     private let logger: Logger
@@ -75,8 +76,8 @@ actor EndpointHost {
 
     private nonisolated(nonsending) func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> OutboundReply {
         let request = inbound.request
-        if let deadline = inbound.deadline, EndpointClock.now > deadline {
-            let error = WireError(.deadlineExceeded, "the deadline of \(request.deadlineMilliseconds ?? 0) ms passed before the request started; it had no effect")
+        if let milliseconds = request.deadlineMilliseconds, EndpointClock.now > inbound.receivedAt + .milliseconds(milliseconds) {
+            let error = WireError(.deadlineExceeded, "the deadline of \(milliseconds) ms passed before the request started; it had no effect")
             return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code)
         }
         do {

@@ -10,7 +10,8 @@ struct Envelope: Sendable {
     let hops: [[UInt8]]
 }
 
-/// A request that passed the envelope checks, on its way from the socket thread to the host.
+/// A request that passed the envelope checks, on its way from the socket thread to the
+/// endpoint's ``RequestHandler``.
 struct InboundRequest: Sendable {
     /// The routing frames up to and including the empty delimiter, to address the reply.
     let envelope: Envelope
@@ -18,8 +19,6 @@ struct InboundRequest: Sendable {
     let request: WireRequest
     /// When the socket thread received it (``EndpointClock``).
     let receivedAt: Duration
-    /// After this instant (``EndpointClock``) the request may no longer start.
-    let deadline: Duration?
 }
 
 /// `ContinuousClock` instants as durations since one fixed instant. `ContinuousClock.Instant`
@@ -34,7 +33,7 @@ enum EndpointClock {
     static var now: Duration { origin.duration(to: ContinuousClock.now) }
 }
 
-/// A reply on its way from the host to the socket thread.
+/// A reply on its way from the endpoint's handler to the socket thread.
 struct OutboundReply: Sendable {
     /// The routing frames of the request.
     let envelope: Envelope
@@ -44,15 +43,6 @@ struct OutboundReply: Sendable {
     let receivedAt: Duration
     /// The reply's error code, `nil` for a success, for the statistics.
     let outcome: WireErrorCode?
-
-    /// A reply; `receivedAt` and `outcome` matter only where statistics are recorded (the
-    /// use-case endpoints, not the admin endpoint).
-    init(envelope: Envelope, body: [UInt8], receivedAt: Duration = .zero, outcome: WireErrorCode? = nil) {
-        self.envelope = envelope
-        self.body = body
-        self.receivedAt = receivedAt
-        self.outcome = outcome
-    }
 }
 
 extension OutboundReply {

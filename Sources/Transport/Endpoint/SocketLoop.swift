@@ -3,16 +3,21 @@ import Synchronization
 import WireContract
 import ZeroMQ
 
-/// The body of an endpoint's dedicated thread. It owns the ROUTER socket for the socket's whole
-/// life (created, bound, used and closed on this thread only) and does every blocking call, so
-/// nothing blocks Swift's cooperative pool.
+/// The body of an endpoint's dedicated thread: the one ROUTER serving loop, of the use-case
+/// endpoints and of the admin endpoint alike (they differ in their ``RequestHandler`` and their
+/// ``EndpointConfiguration``). It owns the ROUTER socket for the socket's whole life (created,
+/// bound, used and closed on this thread only) and does every blocking call, so nothing blocks
+/// Swift's cooperative pool.
 ///
-/// Per wake-up it runs the endpoint's queued Swift jobs for a moment (the host's serve task and
-/// the use cases run here, see `SocketThreadExecutor`), sends all queued replies, then takes up
-/// to `maxBatch` requests off the socket, answers envelope errors, overload and draining itself,
-/// and hands the rest to the host in one batch.
+/// Per wake-up it runs the endpoint's queued Swift jobs for a moment (the handler's serve task
+/// and, for a use case, the reads run here, see `SocketThreadExecutor`), sends all queued
+/// replies, then takes up to `maxBatch` requests off the socket, answers envelope errors,
+/// overload and draining itself, and hands the rest to the handler in one batch.
 final class SocketLoop {
     private let socket: ZMQSocket
+    /// The context to terminate once the socket is closed, when the endpoint owns it (the admin
+    /// endpoint's own context, and with it the ZAP handler in it).
+    private let ownedContext: ZMQContext?
     private let poller = ZMQPoller()
     private let outbox: ReplyOutbox
     private let executor: SocketThreadExecutor
@@ -33,10 +38,10 @@ final class SocketLoop {
     private var jobs: [UnownedJob] = []
 
     init(
-        context: ZMQContext, address: String, configuration: EndpointConfiguration, outbox: ReplyOutbox,
+        context: ZMQContext, ownsContext: Bool, address: String, configuration: EndpointConfiguration, outbox: ReplyOutbox,
         executor: SocketThreadExecutor, control: EndpointControl, availability: ServiceAvailability, counters: EndpointCounters,
         statistics: StatisticsRecorder, deliver: AsyncStream<[InboundRequest]>.Continuation, logger: Logger,
-        handshakeMonitor: String? = nil
+        handshakeMonitor: String?
     ) throws(ZMQError) {
         let socket = try context.makeSocket(.router)
         do {
@@ -51,7 +56,7 @@ final class SocketLoop {
                 try socket.setCurveServer(true)
                 try socket.setCurveSecretKey(secretKey)
                 // Handshakes that fail before ZAP is asked (plaintext or garbage): the
-                // ZAPAuthenticator's thread reads these events and counts them as refusals.
+                // context's ZAPAuthenticator reads these events and counts them as refusals.
                 if let handshakeMonitor {
                     try socket.startMonitor(handshakeMonitor, events: [.handshakeFailedProtocol, .handshakeFailedNoDetail])
                 }
@@ -62,6 +67,7 @@ final class SocketLoop {
             throw error
         }
         self.socket = socket
+        ownedContext = ownsContext ? context : nil
         self.outbox = outbox
         self.executor = executor
         self.control = control
@@ -76,10 +82,11 @@ final class SocketLoop {
     }
 
     /// Serves until a stop is requested and (when draining) every accepted request is answered;
-    /// then closes the socket and ends the request stream.
+    /// then closes the socket (and terminates an owned context) and ends the request stream.
     func run() {
         defer {
             socket.close()
+            ownedContext?.terminate()
             // Before finishing the stream: the serve task's last steps then run elsewhere.
             executor.close()
             deliver.finish()
@@ -173,7 +180,7 @@ final class SocketLoop {
         return read
     }
 
-    /// Classifies one received message: returns a request for the host, or answers it here.
+    /// Classifies one received message: returns a request for the handler, or answers it here.
     private func accept(_ info: ZMQMessageInfo) -> InboundRequest? {
         let receivedAt = EndpointClock.now
         let count = frames.count
@@ -211,8 +218,7 @@ final class SocketLoop {
             reject(envelope, receivedAt: receivedAt, id: request.id, WireError(.overloaded, "too many requests in flight; retry later"))
             return nil
         }
-        let deadline = request.deadlineMilliseconds.map { receivedAt + .milliseconds($0) }
-        return InboundRequest(envelope: envelope, request: request, receivedAt: receivedAt, deadline: deadline)
+        return InboundRequest(envelope: envelope, request: request, receivedAt: receivedAt)
     }
 
     private func reject(_ envelope: Envelope, receivedAt: Duration, id: String?, _ error: WireError) {
@@ -223,7 +229,7 @@ final class SocketLoop {
         send(envelope: envelope, body: WireReply.failure(id: id, error: error))
     }
 
-    /// The `trace` line of one answered request (the logger carries the use case).
+    /// The `trace` line of one answered request (the logger carries the endpoint's name).
     private func traceAnswer(outcome: WireErrorCode?, receivedAt: Duration, now: Duration) {
         let micros = (now - receivedAt) / .microseconds(1)
         logger.trace("request answered", metadata: ["outcome": "\(outcome?.rawValue ?? "ok")", "micros": "\(Int(micros))"])

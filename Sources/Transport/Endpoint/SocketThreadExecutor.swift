@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Runs an endpoint's Swift work — its serve task, the use case, the actors the use case calls —
-/// on the endpoint's socket thread, between polls. `UseCaseEndpoint.run()` serves under
+/// on the endpoint's socket thread, between polls. `RouterEndpoint.run()` serves under
 /// `withTaskExecutorPreference(_:)` with this executor, so a request is received, handled and
 /// answered on one thread, with no hand-off to the cooperative pool and back (two thread
 /// wake-ups per request when the threads are idle, and most of the remaining CPU cost).

@@ -4,17 +4,18 @@ import Metrics
 import Synchronization
 import ZeroMQ
 
-/// The ZAP handler (RFC 27) of the use-case endpoints' ZeroMQ context: admits a CURVE client
-/// only when its public key is in the ``ClientKeyList`` at the moment of its handshake. It also
-/// reads the endpoints' handshake-failure events (``handshakeMonitor(for:)``), so clients that
-/// never get as far as ZAP — plaintext, or garbage instead of a CURVE handshake — are counted
-/// and logged as refusals too.
+/// The ZAP handler (RFC 27) of one ZeroMQ context — the use-case endpoints' shared one (`svcd
+/// --client-keys`), or the admin endpoint's own: admits a CURVE client only when its public key
+/// is in the ``ClientKeyList`` at the moment of its handshake. It can also read endpoints'
+/// handshake-failure events (``handshakeMonitor(for:)``), so clients that never get as far as
+/// ZAP — plaintext, or garbage instead of a CURVE handshake — are counted and logged as
+/// refusals too.
 ///
 /// It runs on a thread of its own that owns the handler's REP socket for its whole life, and
 /// lives exactly as long as the context: it stops when the context is terminated, after every
 /// endpoint socket is closed. (libzmq admits any CURVE client when no handler is bound, so the
 /// handler must not go away before the sockets it guards.) A refused client gets no connection:
-/// no reply, and nothing it sent reaches a use case. Refusals are counted, and logged as a
+/// no reply, and nothing it sent reaches the endpoint. Refusals are counted, and logged as a
 /// warning with the peer's address and key (for a failed handshake, the endpoint's address) at
 /// most once per ``warningInterval`` (with the number of refusals not logged since).
 public final class ZAPAuthenticator: Sendable {
@@ -22,6 +23,7 @@ public final class ZAPAuthenticator: Sendable {
     public static let warningInterval: Duration = .seconds(5)
 
     private let allowed: ClientKeyList
+    private let guarded: String
     private let logger: Logger
     private let refusals = Atomic<Int>(0)
     private let refusalCounter: Counter
@@ -30,10 +32,12 @@ public final class ZAPAuthenticator: Sendable {
     /// Handshakes refused so far.
     public var refusedHandshakes: Int { refusals.load(ordering: .relaxed) }
 
-    /// A handler admitting the keys of `allowed`; it serves from ``start(in:)``. Refusals are
-    /// also counted as `svc_refused_clients_total` in `metrics`.
-    public init(allowed: ClientKeyList, logger: Logger, metrics: any MetricsFactory) {
+    /// A handler admitting the keys of `allowed` on the endpoints `guarded` names in its
+    /// warnings ("a use-case endpoint"); it serves from ``start(in:watching:)``. Refusals are also
+    /// counted as `svc_refused_clients_total` in `metrics`.
+    public init(allowed: ClientKeyList, guarding guarded: String, logger: Logger, metrics: any MetricsFactory) {
         self.allowed = allowed
+        self.guarded = guarded
         self.logger = logger
         refusalCounter = Counter(label: "svc_refused_clients_total", factory: metrics)
     }
@@ -137,6 +141,6 @@ public final class ZAPAuthenticator: Sendable {
         var details = metadata
         details["refusedSinceLastWarning"] = "\(unlogged)"
         details["refusedInAll"] = "\(refusals.load(ordering: .relaxed))"
-        logger.warning("client refused on a use-case endpoint: \(reason)", metadata: details)
+        logger.warning("client refused on \(guarded): \(reason)", metadata: details)
     }
 }

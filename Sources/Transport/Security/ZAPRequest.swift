@@ -1,7 +1,7 @@
 import ZeroMQ
 
-/// One request of libzmq to a ZAP handler (RFC 27), as both the admin endpoint and the
-/// use-case endpoints' ``ZAPAuthenticator`` read it, and the reply that admits or refuses it.
+/// One request of libzmq to a ZAP handler (RFC 27), as the ``ZAPAuthenticator`` reads it, and
+/// the reply that admits or refuses it.
 struct ZAPRequest {
     /// Echoed in the reply.
     let requestId: [UInt8]

@@ -15,13 +15,17 @@ public struct WireRequest: Sendable {
     public let deadlineMilliseconds: Int?
     /// The caller's idempotency key, if given (1 to 128 characters); writes bind it.
     public let idempotencyKey: String?
+    /// The admin operation's name (`op`) when it is a string; the admin endpoint checks it,
+    /// use cases ignore it like any member they do not know.
+    public let operation: String?
 
     /// Creates a request.
-    public init(id: String?, params: Params, deadlineMilliseconds: Int?, idempotencyKey: String? = nil) {
+    public init(id: String?, params: Params, deadlineMilliseconds: Int?, idempotencyKey: String? = nil, operation: String? = nil) {
         self.id = id
         self.params = params
         self.deadlineMilliseconds = deadlineMilliseconds
         self.idempotencyKey = idempotencyKey
+        self.operation = operation
     }
 
     /// A body that failed the envelope checks: the error and the request id when one could be read.
@@ -34,8 +38,9 @@ public struct WireRequest: Sendable {
 
     /// Decodes one body frame: a UTF-8 JSON object with `v` = 1, an optional string `id` of at
     /// most 128 characters, an optional object `params`, an optional non-negative integer
-    /// `deadlineMs` and an optional string `idempotencyKey` of 1 to 128 characters. Explicit
-    /// `null`s count as absent; unknown members are ignored.
+    /// `deadlineMs` and an optional string `idempotencyKey` of 1 to 128 characters; a string
+    /// `op` is kept for the admin endpoint. Explicit `null`s count as absent; unknown members are
+    /// ignored.
     public static func decode(_ body: UnsafeRawBufferPointer) throws(Rejection) -> WireRequest {
         if let request = decodeCommonShape(body) {
             return request
@@ -46,12 +51,6 @@ public struct WireRequest: Sendable {
     /// The general decoder: parses the whole body, then checks each member; every rejection
     /// is worded here.
     static func decodeGeneral(_ body: UnsafeRawBufferPointer) throws(Rejection) -> WireRequest {
-        try decodeEnvelope(body).request
-    }
-
-    /// The general decoder's checks, also returning every member of the body: other request
-    /// kinds (the admin endpoint's `op`) apply the same envelope rules and read more members.
-    static func decodeEnvelope(_ body: UnsafeRawBufferPointer) throws(Rejection) -> (request: WireRequest, members: JSONObject) {
         guard body.count > 0 else {
             throw Rejection(id: nil, error: WireError(.malformed, "the body frame is empty"))
         }
@@ -114,7 +113,10 @@ public struct WireRequest: Sendable {
         default:
             throw Rejection(id: id, error: WireError(.malformed, "\(WireEnvelope.Key.idempotencyKey.name) must be a string of \(IdempotencyClaim.keyLengths.lowerBound) to \(IdempotencyClaim.keyLengths.upperBound) characters"))
         }
-        return (WireRequest(id: id, params: Params(params), deadlineMilliseconds: deadline, idempotencyKey: idempotencyKey), object)
+        return WireRequest(
+            id: id, params: Params(params), deadlineMilliseconds: deadline, idempotencyKey: idempotencyKey,
+            operation: object[WireEnvelope.Key.op.name]?.stringValue
+        )
     }
 
     /// Decodes a body held in an array.

@@ -1,0 +1,47 @@
+import Transport
+import WireContract
+import WireJSON
+
+extension AdminOperations {
+    /// `stats`: per use case, in endpoint order, requests, errors by code, in flight, replies
+    /// dropped for vanished peers and latency percentiles (µs); with `{"format": "prometheus"}`,
+    /// the service's metrics registry as Prometheus exposition text (what `GET /metrics` serves).
+    func statistics(_ params: JSONObject) throws -> JSONValue {
+        typealias Key = AdminOperation.Result
+        let parameter = AdminOperation.Parameter.format
+        let format: AdminOperation.StatisticsFormat?
+        switch params[parameter] {
+        case nil, .null?: format = .json
+        case let given?: format = given.stringValue.flatMap(AdminOperation.StatisticsFormat.init(rawValue:))
+        }
+        switch format {
+        case .json?:
+            var useCases: [(String, JSONValue)] = []
+            for endpoint in useCaseEndpoints {
+                let statistics = endpoint.statistics()
+                let errors = statistics.errors.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) }
+                let latency = statistics.latencyMicros
+                useCases.append((endpoint.name.rawValue, object([
+                    (Key.requests, .int(statistics.requests)),
+                    (Key.errors, object(errors)),
+                    (Key.inFlight, .int(statistics.inFlight)),
+                    (Key.droppedReplies, .int(statistics.droppedReplies)),
+                    (Key.latencyMicros, object([
+                        (Key.p50, .double(latency.p50)), (Key.p90, .double(latency.p90)),
+                        (Key.p99, .double(latency.p99)), (Key.max, .double(latency.max)),
+                    ])),
+                ])))
+            }
+            return object([
+                (EndpointsFile.Key.useCases, object(useCases)),
+                // Clients refused at the CURVE handshake (`--client-keys`); 0 for plaintext endpoints.
+                (Key.refusedClients, .int(authenticator?.refusedHandshakes ?? 0)),
+            ])
+        case .prometheus?:
+            return object([(Key.text, .string(metrics.exposition()))])
+        case nil:
+            let (json, prometheus) = (AdminOperation.StatisticsFormat.json.rawValue, AdminOperation.StatisticsFormat.prometheus.rawValue)
+            throw WireError(.invalidInput, "\(parameter) must be \"\(json)\" (the default) or \"\(prometheus)\"")
+        }
+    }
+}

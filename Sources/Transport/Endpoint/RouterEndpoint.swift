@@ -1,0 +1,123 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import ZeroMQ
+
+/// One ROUTER endpoint: a dedicated thread that owns the socket and serves it with the one
+/// ``SocketLoop``, and a ``RequestHandler`` that answers what the thread accepts. Every use-case
+/// endpoint (``EndpointHost``) and the admin endpoint (``AdminHost``) is one of these; they
+/// differ only in the handler and the configuration they are given. CURVE is part of the
+/// configuration (``EndpointConfiguration/curveServerSecretKey``), not another loop.
+///
+/// `start()` binds (on the thread) and returns the bound address; `run()` serves until graceful
+/// shutdown, then refuses new requests with `unavailable`, answers those in flight, closes the
+/// socket and returns.
+final class RouterEndpoint: Sendable {
+    /// Transport counts (in flight, dropped replies, transport-level rejections).
+    let counters: EndpointCounters
+    /// Answered requests by outcome, and their latency.
+    let statistics: StatisticsRecorder
+
+    private let name: String
+    private let context: ZMQContext
+    private let ownsContext: Bool
+    private let address: String
+    private let configuration: EndpointConfiguration
+    private let availability: ServiceAvailability
+    private let handshakeMonitor: String?
+    private let logger: Logger
+    private let outbox: ReplyOutbox
+    private let executor: SocketThreadExecutor
+    private let control = EndpointControl()
+    private let handler: any RequestHandler
+    private let requests: AsyncStream<[InboundRequest]>
+    private let deliver: AsyncStream<[InboundRequest]>.Continuation
+
+    /// An endpoint named `name` (its thread is `zmq-<name>`) that will bind `address` in
+    /// `context`. With `ownsContext`, the thread terminates the context once its socket is
+    /// closed. `handshakeMonitor`: where a CURVE endpoint publishes its failed handshakes (see
+    /// ``ZAPAuthenticator/handshakeMonitor(for:)``). `makeHandler` is given the endpoint's outbox
+    /// and socket-thread executor.
+    init(
+        name: String, context: ZMQContext, ownsContext: Bool = false, address: String, configuration: EndpointConfiguration,
+        availability: ServiceAvailability, counters: EndpointCounters, statistics: StatisticsRecorder, handshakeMonitor: String?,
+        logger: Logger, makeHandler: (ReplyOutbox, SocketThreadExecutor) -> any RequestHandler
+    ) throws {
+        self.name = name
+        self.context = context
+        self.ownsContext = ownsContext
+        self.address = address
+        self.configuration = configuration
+        self.availability = availability
+        self.counters = counters
+        self.statistics = statistics
+        self.handshakeMonitor = handshakeMonitor
+        self.logger = logger
+        let outbox = try ReplyOutbox()
+        let executor = SocketThreadExecutor(outbox: outbox)
+        self.outbox = outbox
+        self.executor = executor
+        handler = makeHandler(outbox, executor)
+        // Unbounded here is bounded in effect: the socket thread admits at most maxInFlight
+        // requests that have not been answered yet.
+        (requests, deliver) = AsyncStream.makeStream(of: [InboundRequest].self, bufferingPolicy: .unbounded)
+    }
+
+    /// Starts the socket thread, which creates and binds the socket; returns the bound address.
+    func start() async throws -> String {
+        try await withCheckedThrowingContinuation { (bound: CheckedContinuation<String, any Error>) in
+            let thread = Thread { [self] in
+                // Named from inside: on Linux only the running thread's own name reaches the
+                // kernel, where perf and top -H show it; and only if it fits in 15 bytes
+                // (longer names were dropped, e.g. "zmq-GetRestaurant"), hence the cut.
+                Thread.current.name = String("zmq-\(name)".utf8.prefix(15))
+                let loop: SocketLoop
+                do {
+                    loop = try SocketLoop(
+                        context: context, ownsContext: ownsContext, address: address, configuration: configuration, outbox: outbox,
+                        executor: executor, control: control, availability: availability, counters: counters,
+                        statistics: statistics, deliver: deliver, logger: logger, handshakeMonitor: handshakeMonitor
+                    )
+                } catch {
+                    if ownsContext { context.terminate() }
+                    executor.close()
+                    deliver.finish()
+                    bound.resume(throwing: error)
+                    return
+                }
+                bound.resume(returning: loop.boundEndpoint)
+                loop.run()
+            }
+            thread.start()
+        }
+    }
+
+    /// Serves requests until graceful shutdown; then refuses new ones with `unavailable`,
+    /// answers those in flight, closes the socket and returns.
+    func run() async {
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                // On the socket thread, between its polls: see SocketThreadExecutor.
+                await withTaskExecutorPreference(executor) {
+                    await handler.serve(requests)
+                }
+            } onGracefulShutdown: { [availability, control, outbox] in
+                // The group shuts services down one after another; refusing new requests on
+                // every endpoint at the first signal keeps the others from taking new writes.
+                availability.beginShutdown()
+                control.request(.stopping)
+                outbox.wake()
+            }
+        } onCancel: { [control, outbox] in
+            control.request(.aborting)
+            outbox.wake()
+        }
+    }
+
+    /// Closes the socket without serving what is queued; for an endpoint whose `run()` never
+    /// started (e.g. start-up failed elsewhere).
+    func abort() {
+        control.request(.aborting)
+        outbox.wake()
+    }
+}
