@@ -32,12 +32,8 @@ struct FreelanceExchange: Sendable {
     func run(_ job: Job) async -> Result<JSONObject, RestaurantClientError> {
         let context = self.context
         let roster = self.roster
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Result<JSONObject, RestaurantClientError>, Never>) in
-            let thread = Thread {
-                continuation.resume(returning: FreelanceExchange.exchange(job, roster: roster, context: context))
-            }
-            thread.name = "RestaurantClient \(job.useCase.rawValue)"
-            thread.start()
+        return await DedicatedThread.run(named: "rc-\(job.useCase.rawValue)") { () -> Result<JSONObject, RestaurantClientError> in
+            FreelanceExchange.exchange(job, roster: roster, context: context)
         }
     }
 

@@ -1,8 +1,8 @@
 import BenchmarkSupport
 import Foundation
 import GRDB
-import LoadEngine
 import Persistence
+import ZeroMQ
 
 /// Raw SQLite for the same rows: a GRDB `DatabaseQueue` on a database with the service's
 /// schema, WAL and `synchronous = FULL` (the service's settings), inserting rows in transactions

@@ -27,9 +27,7 @@ final class EchoServer: Sendable {
         let (finished, finish) = AsyncStream.makeStream(of: Void.self)
         do {
             let endpoint = try await withCheckedThrowingContinuation { (bound: CheckedContinuation<String, any Error>) in
-                let thread = Thread {
-                    // Named from inside: on Linux that is what sets the kernel thread name (perf, top -H).
-                    Thread.current.name = "svcbench-echo"
+                DedicatedThread.start(named: "svcbench-echo") {
                     defer { finish.finish() }
                     let socket: ZMQSocket
                     do {
@@ -47,7 +45,6 @@ final class EchoServer: Sendable {
                     serve(socket)
                     socket.close()
                 }
-                thread.start()
             }
             return EchoServer(endpoint: endpoint, context: context, finished: finished)
         } catch {

@@ -35,11 +35,9 @@ final class FakeRouter: Sendable {
     /// Binds on an ephemeral port and returns the address.
     func start() async throws -> String {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-            let thread = Thread { [self] in
+            DedicatedThread.start(named: "fake-router") { [self] in
                 self.serve(continuation)
             }
-            thread.name = "fake-router"
-            thread.start()
         }
     }
 

@@ -66,9 +66,7 @@ final class FakeAdminEndpoint: Sendable {
 
     /// Starts the serving thread and waits until it is bound; returns the address.
     func start() async throws -> String {
-        let thread = Thread { [self] in serve() }
-        thread.name = "fake-admin"
-        thread.start()
+        DedicatedThread.start(named: "fake-admin") { [self] in serve() }
         for _ in 0..<500 {
             if let address = boundAddress.withLock({ $0 }) { return address }
             if let failure = failure.withLock({ $0 }) { throw ChildFailure("fake admin endpoint: \(failure)") }

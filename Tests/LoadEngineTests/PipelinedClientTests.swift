@@ -20,18 +20,23 @@ struct PipelinedClientTests {
         case stranger
     }
 
-    /// Serves on `endpoint` (inproc, in `context`) until it is quiet for 500 ms; the requests seen.
-    static func serve(_ answer: Answer, at endpoint: String, in context: ZMQContext) async throws -> Int {
+    /// Serves on `endpoint` (inproc, in `context`) until `control` is told to stop; returns the
+    /// requests seen. It never stops on its own: a client that starts late (a loaded machine)
+    /// still finds it serving.
+    static func serve(_ answer: Answer, at endpoint: String, in context: ZMQContext, _ control: ServerControl) async throws -> Int {
         try await DedicatedThread.run(named: "test-server") { () throws -> Int in
             let router = try context.makeSocket(.router)
             defer { router.close() }
             try router.setLinger(0)
-            try router.setReceiveTimeout(500)
+            try router.setReceiveTimeout(50)
             _ = try router.bind(endpoint)
             var frames: [[UInt8]] = []
-            var seen = 0
-            while try router.receiveMultipart(into: &frames) != nil {
-                seen += 1
+            while true {
+                guard try router.receiveMultipart(into: &frames) != nil else {
+                    if control.stopped.load(ordering: .acquiring) { return control.seen.load(ordering: .relaxed) }
+                    continue
+                }
+                control.seen.add(1, ordering: .relaxed)
                 let request = try JSONParser.parse(frames[2])
                 let id = request[WireEnvelope.Key.id]?.stringValue ?? ""
                 let n = request[WireEnvelope.Key.params]?["n"]?.intValue ?? 0
@@ -46,7 +51,15 @@ struct PipelinedClientTests {
                 }
                 try router.sendMultipart([frames[0], [], body])
             }
-            return seen
+        }
+    }
+
+    /// Waits, with a 10 s deadline, until `condition` holds.
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            try #require(ContinuousClock.now < deadline, "condition not reached within 10 s")
+            try await Task.sleep(for: .milliseconds(5))
         }
     }
 
@@ -73,11 +86,15 @@ struct PipelinedClientTests {
         let context = try ZMQContext()
         defer { context.terminate() }
         let endpoint = Self.endpoint()
-        async let served = Self.serve(.echo, at: endpoint, in: context)
+        let control = ServerControl()
+        async let served = Self.serve(.echo, at: endpoint, in: context, control)
+        // Runs before `served` is awaited at the end of the scope, even when the test throws.
+        defer { control.stop() }
         let client = PipelinedClient(
             endpoint: endpoint, context: context, server: .echo, slots: 8, requests: .samePerSlot { _ in #"{"restaurantId":"r-000042"}"# },
             schedule: .requests(200))
         let outcome = try await client.run()
+        control.stop()
         #expect(outcome.sent == 200)
         #expect(outcome.replies == 200)
         #expect(outcome.failures == 0)
@@ -91,13 +108,17 @@ struct PipelinedClientTests {
         defer { context.terminate() }
         let endpoint = Self.endpoint()
         // Slot 0's replies fail, but not the first reply of the run (request 0, on slot 0).
-        async let served = Self.serve(.service { slot, sequence in slot == 0 && sequence > 0 }, at: endpoint, in: context)
+        let control = ServerControl()
+        async let served = Self.serve(.service { slot, sequence in slot == 0 && sequence > 0 }, at: endpoint, in: context, control)
+        // Runs before `served` is awaited at the end of the scope, even when the test throws.
+        defer { control.stop() }
         let results = Collected()
         var client = PipelinedClient(
             endpoint: endpoint, context: context, server: .service, slots: 4, requests: .each { slot, sequence in #"{"n":\#(sequence),"s":\#(slot)}"# },
             schedule: .requests(100))
         client.onSuccess = { result in results.ids.withLock { $0.append(result["id"]?.stringValue ?? "?") } }
         let outcome = try await client.run()
+        control.stop()
         #expect(outcome.replies == 100)
         #expect(outcome.failures > 0)
         #expect(outcome.errorCodes == [WireErrorCode.overloaded.rawValue: outcome.failures])
@@ -109,16 +130,23 @@ struct PipelinedClientTests {
         let context = try ZMQContext()
         defer { context.terminate() }
         let endpoint = Self.endpoint()
-        async let served = Self.serve(.echo, at: endpoint, in: context)
+        let control = ServerControl()
+        async let served = Self.serve(.echo, at: endpoint, in: context, control)
+        // Runs before `served` is awaited at the end of the scope, even when the test throws.
+        defer { control.stop() }
         let phase = LoadPhase()
         let client = PipelinedClient(
             endpoint: endpoint, context: context, server: .echo, slots: 4, requests: .samePerSlot { _ in "{}" }, schedule: .phased(phase))
         async let outcome = client.run()
-        try await Task.sleep(for: .milliseconds(100))
+        // Warm-up replies first, then measuring until the server has seen 20 more requests:
+        // with 4 in flight, at least 16 of their replies reached the client while measuring.
+        try await Self.waitUntil { control.seen.load(ordering: .relaxed) >= 10 }
         phase.enter(.measuring)
-        try await Task.sleep(for: .milliseconds(200))
+        let seenAtStart = control.seen.load(ordering: .relaxed)
+        try await Self.waitUntil { control.seen.load(ordering: .relaxed) >= seenAtStart + 20 }
         phase.enter(.stopping)
         let result = try await outcome
+        control.stop()
         #expect(result.replies > 0)
         #expect(result.sent > result.replies)
         #expect(result.windowNanoseconds == 0)
@@ -129,13 +157,25 @@ struct PipelinedClientTests {
         let context = try ZMQContext()
         defer { context.terminate() }
         let endpoint = Self.endpoint()
-        async let served = Self.serve(.stranger, at: endpoint, in: context)
+        let control = ServerControl()
+        async let served = Self.serve(.stranger, at: endpoint, in: context, control)
+        // Runs before `served` is awaited at the end of the scope, even when the test throws.
+        defer { control.stop() }
         let client = PipelinedClient(
             endpoint: endpoint, context: context, server: .service, slots: 2, requests: .samePerSlot { _ in "{}" }, schedule: .requests(10))
         let failure = await #expect(throws: LoadFailure.self) { try await client.run() }
+        control.stop()
         #expect(failure?.kind == .serviceError)
         _ = try await served
     }
+}
+
+/// Tells a test server to stop, and counts the requests it saw.
+final class ServerControl: Sendable {
+    let seen = Atomic<Int>(0)
+    let stopped = Atomic<Bool>(false)
+
+    func stop() { stopped.store(true, ordering: .releasing) }
 }
 
 /// The results a client handed on, collected across threads.

@@ -5,17 +5,7 @@ import ZeroMQ
 /// Runs blocking client work on a dedicated thread, so blocking libzmq calls never occupy the
 /// cooperative pool that the services under test (in-process actors) need.
 public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-        let thread = Thread {
-            do {
-                continuation.resume(returning: try body())
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-        thread.name = "wire-test-client"
-        thread.start()
-    }
+    try await DedicatedThread.run(named: "wire-test-client", body)
 }
 
 /// A client socket with its own context, a receive timeout and linger 0. Created, used and

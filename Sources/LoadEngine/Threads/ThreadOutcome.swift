@@ -1,8 +1,17 @@
 import Dispatch
 import Synchronization
+import ZeroMQ
 
-/// What a thread started by ``DedicatedThread/spawn(named:_:)`` returns, for a waiting thread.
+/// What a thread started by ``spawn(named:_:)`` returns, for a waiting thread.
 final class ThreadOutcome<T: Sendable>: Sendable {
+    /// Starts `body` on a new thread named `name` and returns at once; the outcome tells when it
+    /// is done and what it returned (for a caller that is a thread itself, not a task).
+    static func spawn(named name: String, _ body: @escaping @Sendable () -> T) -> ThreadOutcome<T> {
+        let outcome = ThreadOutcome<T>()
+        DedicatedThread.start(named: name) { outcome.deliver(body()) }
+        return outcome
+    }
+
     private let value = Mutex<T?>(nil)
     private let done = DispatchSemaphore(value: 0)
 

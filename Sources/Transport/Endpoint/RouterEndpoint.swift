@@ -66,11 +66,8 @@ final class RouterEndpoint: Sendable {
     /// Starts the socket thread, which creates and binds the socket; returns the bound address.
     func start() async throws -> String {
         try await withCheckedThrowingContinuation { (bound: CheckedContinuation<String, any Error>) in
-            let thread = Thread { [self] in
-                // Named from inside: on Linux only the running thread's own name reaches the
-                // kernel, where perf and top -H show it; and only if it fits in 15 bytes
-                // (longer names were dropped, e.g. "zmq-GetRestaurant"), hence the cut.
-                Thread.current.name = String("zmq-\(name)".utf8.prefix(15))
+            // Cut to 15 bytes: "zmq-GetRestaura".
+            DedicatedThread.start(named: "zmq-\(name)") { [self] in
                 let loop: SocketLoop
                 do {
                     loop = try SocketLoop(
@@ -88,7 +85,6 @@ final class RouterEndpoint: Sendable {
                 bound.resume(returning: loop.boundEndpoint)
                 loop.run()
             }
-            thread.start()
         }
     }
 

@@ -52,8 +52,7 @@ public final class ZAPAuthenticator: Sendable {
     /// the context is terminated.
     public func start(in context: ZMQContext, watching names: [String]) async throws {
         try await withCheckedThrowingContinuation { (bound: CheckedContinuation<Void, any Error>) in
-            let thread = Thread { [self] in
-                Thread.current.name = "zmq-zap"
+            DedicatedThread.start(named: "zmq-zap") { [self] in
                 var opened: [ZMQSocket] = []
                 do {
                     let socket = try context.makeSocket(.rep)
@@ -75,7 +74,6 @@ public final class ZAPAuthenticator: Sendable {
                 bound.resume()
                 serve(opened[0], monitors: Array(opened.dropFirst()))
             }
-            thread.start()
         }
     }
 

@@ -35,7 +35,7 @@ struct StressLoad {
                 seed: plan.seed, startNanoseconds: start, endNanoseconds: end, intervalNanoseconds: interval,
                 phaseNanoseconds: interval * Double(index) / Double(clients), maxOutstanding: plan.maxOutstanding,
                 timeoutNanoseconds: UInt64(plan.timeoutMilliseconds) * 1_000_000, keyPrefix: plan.keyPrefix)
-            outcomes.append(DedicatedThread.spawn(named: "stress-client-\(index)") {
+            outcomes.append(ThreadOutcome.spawn(named: "stress-client-\(index)") {
                 StressClient(plan: clientPlan, progress: progress).run()
             })
         }
