@@ -81,19 +81,21 @@ struct StartupCommand: AsyncParsableCommand {
         print("")
         print("start \(start): ready after \(ready), RSS \(format(readyRSS)) MiB")
 
-        let probes: [(String, UseCaseName, String)] = [
-            ("GetRestaurant", .getRestaurant, #"{"restaurantId":"r-050000"}"#),
-            ("ListRestaurants first page", .listRestaurants, #"{"limit":50}"#),
-            ("ListRestaurants cuisine + minRating", .listRestaurants, #"{"cuisine":"thai","minRating":4,"limit":50}"#),
-            ("SearchRestaurants 'golden' (trigram index)", .searchRestaurants, #"{"query":"golden","limit":50}"#),
-            ("SearchRestaurants 'zz' (no match, 2 chars)", .searchRestaurants, #"{"query":"zz","limit":50}"#),
-            ("GetReviews of a restaurant", .getReviews, #"{"restaurantId":"r-000007","limit":50}"#),
-            ("CalculateRestaurantScore", .calculateRestaurantScore, #"{"restaurantId":"r-000007"}"#),
-            ("LoadFeed", .loadFeed, #"{"limit":50}"#),
-            ("GetUserProfile", .getUserProfile, #"{"userId":"u-000001"}"#),
+        // Each row: the use case, what the probe is (after the use case's name), its params.
+        let probes: [(UseCaseName, String, String)] = [
+            (.getRestaurant, "", #"{"restaurantId":"r-050000"}"#),
+            (.listRestaurants, "first page", #"{"limit":50}"#),
+            (.listRestaurants, "cuisine + minRating", #"{"cuisine":"thai","minRating":4,"limit":50}"#),
+            (.searchRestaurants, "'golden' (trigram index)", #"{"query":"golden","limit":50}"#),
+            (.searchRestaurants, "'zz' (no match, 2 chars)", #"{"query":"zz","limit":50}"#),
+            (.getReviews, "of a restaurant", #"{"restaurantId":"r-000007","limit":50}"#),
+            (.calculateRestaurantScore, "", #"{"restaurantId":"r-000007"}"#),
+            (.loadFeed, "", #"{"limit":50}"#),
+            (.getUserProfile, "", #"{"userId":"u-000001"}"#),
         ]
         print(pad("query", 46) + pad("p50 µs", 10) + pad("max µs", 10) + "result")
-        for (label, useCase, params) in probes {
+        for (useCase, detail, params) in probes {
+            let label = detail.isEmpty ? useCase.rawValue : "\(useCase.rawValue) \(detail)"
             guard let address = endpoints[useCase] else { throw BenchFailure("\(EndpointsFile.fileName) lacks \(useCase.rawValue)") }
             let (micros, summary) = try await onThread { try Self.probe(address: address, params: params, times: 21) }
             print(pad(label, 46) + pad(String(format: "%.0f", percentile(micros, 50)), 10) + pad(String(format: "%.0f", micros.max() ?? 0), 10) + summary)

@@ -17,6 +17,9 @@ public typealias AdminHandler = @Sendable (AdminRequest) async throws -> JSONVal
 ///
 /// Draining does not apply to it: the operator resumes through it.
 public final class AdminEndpoint: Service, Sendable {
+    /// The endpoint's name in logs, thread names and bind failures.
+    public static let name = "admin"
+
     private let context: ZMQContext
     private let authenticator: ZAPAuthenticator
     private let endpoint: RouterEndpoint
@@ -45,9 +48,9 @@ public final class AdminEndpoint: Service, Sendable {
             allowed: ClientKeyList(path: authorizedKeysPath), guarding: "the admin endpoint", logger: logger, metrics: metrics
         )
         endpoint = try RouterEndpoint(
-            name: "admin", context: context, ownsContext: true, address: address, configuration: configuration,
-            availability: ServiceAvailability(), counters: EndpointCounters(useCase: "admin", metrics: metrics),
-            statistics: StatisticsRecorder(useCase: "admin", metrics: metrics), handshakeMonitor: nil, logger: logger
+            name: Self.name, context: context, ownsContext: true, address: address, configuration: configuration,
+            availability: ServiceAvailability(), counters: EndpointCounters(useCase: Self.name, metrics: metrics),
+            statistics: StatisticsRecorder(useCase: Self.name, metrics: metrics), handshakeMonitor: nil, logger: logger
         ) { outbox, _ in
             AdminHost(handler: handler, outbox: outbox, logger: logger)
         }
