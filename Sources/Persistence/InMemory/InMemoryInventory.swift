@@ -83,11 +83,7 @@ actor InMemoryInventory {
             items[line.itemId] = item.with(stock: item.stock - line.quantity)
         }
         orders[order.id] = order
-        var userOrders = ordersByUser[order.userId, default: []]
-        let key = RecencyKey(createdAt: order.createdAt, id: order.id)
-        let position = userOrders.firstIndex { key.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) } ?? userOrders.endIndex
-        userOrders.insert(order, at: position)
-        ordersByUser[order.userId] = userOrders
+        ordersByUser[order.userId, default: []].insertNewestFirst(order)
         return .placed(order)
     }
 
@@ -98,9 +94,6 @@ actor InMemoryInventory {
 
     /// A user's orders, newest first, after `after`.
     func orders(of userId: UserID, after: RecencyKey<Order>?, limit: Int) -> [Order] {
-        let userOrders = ordersByUser[userId, default: []]
-        guard let after else { return Array(userOrders.prefix(limit)) }
-        let start = userOrders.firstIndex { after.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) } ?? userOrders.endIndex
-        return Array(userOrders[start...].prefix(limit))
+        ordersByUser[userId, default: []].page(after: after, limit: limit)
     }
 }

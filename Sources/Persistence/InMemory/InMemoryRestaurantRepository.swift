@@ -47,9 +47,9 @@ public actor InMemoryRestaurantRepository: RestaurantRepository {
     public func newest(after: RecencyKey<Restaurant>?, limit: Int) -> [Restaurant] {
         var valid = restaurants.values.filter(\.isValid)
         if let after {
-            valid.removeAll { !after.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) }
+            valid.removeAll { !after.precedes($0.recencyKey) }
         }
-        valid.sort { RecencyKey(createdAt: $0.createdAt, id: $0.id).precedes(RecencyKey(createdAt: $1.createdAt, id: $1.id)) }
+        valid.sort { $0.recencyKey.precedes($1.recencyKey) }
         return Array(valid.prefix(limit))
     }
 
@@ -65,20 +65,13 @@ public actor InMemoryRestaurantRepository: RestaurantRepository {
         guard let restaurant = restaurants[review.restaurantId] else { return nil }
         let updated = restaurant.addingReview(rating: review.rating)
         restaurants[review.restaurantId] = updated
-        var reviews = reviewsByRestaurant[review.restaurantId, default: []]
-        let key = RecencyKey(createdAt: review.createdAt, id: review.id)
-        let position = reviews.firstIndex { key.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) } ?? reviews.endIndex
-        reviews.insert(review, at: position)
-        reviewsByRestaurant[review.restaurantId] = reviews
+        reviewsByRestaurant[review.restaurantId, default: []].insertNewestFirst(review)
         return updated
     }
 
     /// A restaurant's reviews, newest first, after `after`.
     public func reviews(of restaurantId: RestaurantID, after: RecencyKey<Review>?, limit: Int) -> [Review] {
-        let reviews = reviewsByRestaurant[restaurantId, default: []]
-        guard let after else { return Array(reviews.prefix(limit)) }
-        let start = reviews.firstIndex { after.precedes(RecencyKey(createdAt: $0.createdAt, id: $0.id)) } ?? reviews.endIndex
-        return Array(reviews[start...].prefix(limit))
+        reviewsByRestaurant[restaurantId, default: []].page(after: after, limit: limit)
     }
 
     /// How many reviews of the restaurant are newer than `since`.
