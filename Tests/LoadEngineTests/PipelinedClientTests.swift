@@ -7,7 +7,7 @@ import ZeroMQ
 @testable import LoadEngine
 
 /// The pipelined client against small in-process servers: a ROUTER on a thread of its own that
-/// echoes, or answers like the service, until the client has been quiet for half a second.
+/// echoes, or answers like the service, until the test tells it to stop.
 @Suite("Pipelined client")
 struct PipelinedClientTests {
     /// How the test server answers a request body.
@@ -54,6 +54,31 @@ struct PipelinedClientTests {
         }
     }
 
+    /// A test server's address and controls, handed to the body of `withServer`.
+    struct TestServer {
+        let endpoint: String
+        let context: ZMQContext
+        let control: ServerControl
+    }
+
+    /// Starts a server answering with `answer` on a fresh inproc endpoint, runs `body` against
+    /// it, stops the server (also when `body` throws) and returns how many requests it saw.
+    static func withServer(_ answer: Answer, _ body: (TestServer) async throws -> Void) async throws -> Int {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let server = TestServer(endpoint: "inproc://pipelined-\(UUID().uuidString)", context: context, control: ServerControl())
+        async let served = serve(answer, at: server.endpoint, in: context, server.control)
+        do {
+            try await body(server)
+        } catch {
+            server.control.stop()
+            _ = try? await served
+            throw error
+        }
+        server.control.stop()
+        return try await served
+    }
+
     /// Waits, with a 10 s deadline, until `condition` holds.
     static func waitUntil(_ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
@@ -80,93 +105,71 @@ struct PipelinedClientTests {
         ])).encoded()
     }
 
-    private static func endpoint() -> String { "inproc://pipelined-\(UUID().uuidString)" }
-
     @Test func exactlySoManyRequestsAgainstAnEcho() async throws {
-        let context = try ZMQContext()
-        defer { context.terminate() }
-        let endpoint = Self.endpoint()
-        let control = ServerControl()
-        async let served = Self.serve(.echo, at: endpoint, in: context, control)
-        // Runs before `served` is awaited at the end of the scope, even when the test throws.
-        defer { control.stop() }
-        let client = PipelinedClient(
-            endpoint: endpoint, context: context, server: .echo, slots: 8, requests: .samePerSlot { _ in #"{"restaurantId":"r-000042"}"# },
-            schedule: .requests(200))
-        let outcome = try await client.run()
-        control.stop()
-        #expect(outcome.sent == 200)
-        #expect(outcome.replies == 200)
-        #expect(outcome.failures == 0)
-        #expect(outcome.latencies.count == 200)
-        #expect(outcome.windowNanoseconds > 0)
-        #expect(try await served == 200)
+        let served = try await Self.withServer(.echo) { server in
+            let client = PipelinedClient(
+                endpoint: server.endpoint, context: server.context, server: .echo, slots: 8,
+                requests: .samePerSlot { _ in #"{"restaurantId":"r-000042"}"# }, schedule: .requests(200))
+            let outcome = try await client.run()
+            #expect(outcome.sent == 200)
+            #expect(outcome.replies == 200)
+            #expect(outcome.failures == 0)
+            #expect(outcome.latencies.count == 200)
+            #expect(outcome.windowNanoseconds > 0)
+        }
+        #expect(served == 200)
     }
 
     @Test func failuresAreCountedByCodeAndSuccessesHandedOn() async throws {
-        let context = try ZMQContext()
-        defer { context.terminate() }
-        let endpoint = Self.endpoint()
         // Slot 0's replies fail, but not the first reply of the run (request 0, on slot 0).
-        let control = ServerControl()
-        async let served = Self.serve(.service { slot, sequence in slot == 0 && sequence > 0 }, at: endpoint, in: context, control)
-        // Runs before `served` is awaited at the end of the scope, even when the test throws.
-        defer { control.stop() }
-        let results = Collected()
-        var client = PipelinedClient(
-            endpoint: endpoint, context: context, server: .service, slots: 4, requests: .each { slot, sequence in #"{"n":\#(sequence),"s":\#(slot)}"# },
-            schedule: .requests(100))
-        client.onSuccess = { result in results.ids.withLock { $0.append(result["id"]?.stringValue ?? "?") } }
-        let outcome = try await client.run()
-        control.stop()
-        #expect(outcome.replies == 100)
-        #expect(outcome.failures > 0)
-        #expect(outcome.errorCodes == [WireErrorCode.overloaded.rawValue: outcome.failures])
-        #expect(results.ids.withLock { $0.count } == outcome.succeeded)
-        #expect(try await served == 100)
+        let served = try await Self.withServer(.service { slot, sequence in slot == 0 && sequence > 0 }) { server in
+            let results = Collected()
+            var client = PipelinedClient(
+                endpoint: server.endpoint, context: server.context, server: .service, slots: 4,
+                requests: .each { slot, sequence in #"{"n":\#(sequence),"s":\#(slot)}"# }, schedule: .requests(100))
+            client.onSuccess = { result in results.ids.withLock { $0.append(result["id"]?.stringValue ?? "?") } }
+            let outcome = try await client.run()
+            #expect(outcome.replies == 100)
+            #expect(outcome.failures > 0)
+            #expect(outcome.errorCodes == [WireErrorCode.overloaded.rawValue: outcome.failures])
+            #expect(results.ids.withLock { $0.count } == outcome.succeeded)
+        }
+        #expect(served == 100)
     }
 
     @Test func aPhasedRunCountsOnlyWhileMeasuring() async throws {
-        let context = try ZMQContext()
-        defer { context.terminate() }
-        let endpoint = Self.endpoint()
-        let control = ServerControl()
-        async let served = Self.serve(.echo, at: endpoint, in: context, control)
-        // Runs before `served` is awaited at the end of the scope, even when the test throws.
-        defer { control.stop() }
-        let phase = LoadPhase()
-        let client = PipelinedClient(
-            endpoint: endpoint, context: context, server: .echo, slots: 4, requests: .samePerSlot { _ in "{}" }, schedule: .phased(phase))
-        async let outcome = client.run()
-        // Warm-up replies first, then measuring until the server has seen 20 more requests:
-        // with 4 in flight, at least 16 of their replies reached the client while measuring.
-        try await Self.waitUntil { control.seen.load(ordering: .relaxed) >= 10 }
-        phase.enter(.measuring)
-        let seenAtStart = control.seen.load(ordering: .relaxed)
-        try await Self.waitUntil { control.seen.load(ordering: .relaxed) >= seenAtStart + 20 }
-        phase.enter(.stopping)
-        let result = try await outcome
-        control.stop()
-        #expect(result.replies > 0)
-        #expect(result.sent > result.replies)
-        #expect(result.windowNanoseconds == 0)
-        #expect(try await served == result.sent)
+        var sent = -1
+        let served = try await Self.withServer(.echo) { server in
+            let phase = LoadPhase()
+            let client = PipelinedClient(
+                endpoint: server.endpoint, context: server.context, server: .echo, slots: 4,
+                requests: .samePerSlot { _ in "{}" }, schedule: .phased(phase))
+            async let outcome = client.run()
+            // Warm-up replies first, then measuring until the server has seen 20 more requests:
+            // with 4 in flight, at least 16 of their replies reached the client while measuring.
+            let control = server.control
+            try await Self.waitUntil { control.seen.load(ordering: .relaxed) >= 10 }
+            phase.enter(.measuring)
+            let seenAtStart = control.seen.load(ordering: .relaxed)
+            try await Self.waitUntil { control.seen.load(ordering: .relaxed) >= seenAtStart + 20 }
+            phase.enter(.stopping)
+            let result = try await outcome
+            #expect(result.replies > 0)
+            #expect(result.sent > result.replies)
+            #expect(result.windowNanoseconds == 0)
+            sent = result.sent
+        }
+        #expect(served == sent)
     }
 
     @Test func aReplyToNoRequestEndsTheRun() async throws {
-        let context = try ZMQContext()
-        defer { context.terminate() }
-        let endpoint = Self.endpoint()
-        let control = ServerControl()
-        async let served = Self.serve(.stranger, at: endpoint, in: context, control)
-        // Runs before `served` is awaited at the end of the scope, even when the test throws.
-        defer { control.stop() }
-        let client = PipelinedClient(
-            endpoint: endpoint, context: context, server: .service, slots: 2, requests: .samePerSlot { _ in "{}" }, schedule: .requests(10))
-        let failure = await #expect(throws: LoadFailure.self) { try await client.run() }
-        control.stop()
-        #expect(failure?.kind == .serviceError)
-        _ = try await served
+        _ = try await Self.withServer(.stranger) { server in
+            let client = PipelinedClient(
+                endpoint: server.endpoint, context: server.context, server: .service, slots: 2,
+                requests: .samePerSlot { _ in "{}" }, schedule: .requests(10))
+            let failure = await #expect(throws: LoadFailure.self) { try await client.run() }
+            #expect(failure?.kind == .serviceError)
+        }
     }
 }
 
