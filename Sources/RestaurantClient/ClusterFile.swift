@@ -1,4 +1,5 @@
 import Foundation
+import WireContract
 
 /// A cluster file: the svcd instances of one cluster (several svcd processes sharing one
 /// PostgreSQL database), one per line.
@@ -60,6 +61,6 @@ public struct ClusterFile: Sendable, Hashable {
         let expanded = (path as NSString).expandingTildeInPath
         let base = expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : URL(fileURLWithPath: directory).appendingPathComponent(expanded)
         let url = base.standardizedFileURL
-        return url.pathExtension == "json" ? url.path : url.appendingPathComponent("endpoints.json").path
+        return url.pathExtension == "json" ? url.path : url.appendingPathComponent(EndpointsFile.fileName).path
     }
 }

@@ -116,7 +116,7 @@ public final class RestaurantClient: Sendable {
         dataDirectory: String? = nil, options: RestaurantClientOptions = RestaurantClientOptions()
     ) throws(RestaurantClientError) -> RestaurantClient {
         let directory = dataDirectory ?? ProcessInfo.processInfo.environment["SVC_DATA_DIR"] ?? "./svc-data"
-        let path = URL(fileURLWithPath: directory).appendingPathComponent("endpoints.json").path
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(EndpointsFile.fileName).path
         return try RestaurantClient(endpointsFile: path, options: options)
     }
 
@@ -182,6 +182,6 @@ public final class RestaurantClient: Sendable {
 
     /// ``call(_:params:idempotencyKey:)`` with the result wrapped for decoding.
     func fields(_ useCase: UseCaseName, _ params: JSONObject, idempotencyKey: String? = nil) async throws(RestaurantClientError) -> Fields {
-        Fields(object: try await call(useCase, params: params, idempotencyKey: idempotencyKey), path: "result")
+        Fields(object: try await call(useCase, params: params, idempotencyKey: idempotencyKey), path: WireEnvelope.Key.result.name)
     }
 }

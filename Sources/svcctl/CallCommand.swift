@@ -37,7 +37,7 @@ struct CallCommand: ParsableCommand {
             let id = WireExchange.makeRequestID()
             let request = WireEnvelope.request(id: id, params: object)
             // A CURVE svcd (--client-keys) publishes its use-case key: encrypt, with our key.
-            let credentials = try CurveCredentials.useCases(of: endpoints, source: "endpoints.json", options: options.common)
+            let credentials = try CurveCredentials.useCases(of: endpoints, source: EndpointsFile.fileName, options: options.common)
             var exchange = WireExchange(
                 address: address, credentials: credentials, timeoutMilliseconds: options.timeoutMilliseconds, peerName: useCase.rawValue)
             exchange.allowList = "svcd's --client-keys file"

@@ -34,7 +34,7 @@ struct StressTargetOptions: ParsableArguments {
         }
         for directory in directories {
             let absolute = absolutePath(directory)
-            add(name: absolute, endpointsFile: URL(fileURLWithPath: absolute).appendingPathComponent("endpoints.json").path)
+            add(name: absolute, endpointsFile: URL(fileURLWithPath: absolute).appendingPathComponent(EndpointsFile.fileName).path)
         }
         for path in clusterFiles {
             let cluster: ClusterFile
@@ -48,7 +48,7 @@ struct StressTargetOptions: ParsableArguments {
             }
             for file in cluster.endpointsFiles {
                 let url = URL(fileURLWithPath: file)
-                add(name: url.lastPathComponent == "endpoints.json" ? url.deletingLastPathComponent().path : file, endpointsFile: file)
+                add(name: url.lastPathComponent == EndpointsFile.fileName ? url.deletingLastPathComponent().path : file, endpointsFile: file)
             }
         }
         return named
