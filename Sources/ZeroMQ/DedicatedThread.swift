@@ -7,7 +7,8 @@ import Darwin
 
 /// Threads of their own for blocking work, never Swift's cooperative pool: a socket's whole life
 /// (a socket is used by one thread only), a client's blocking exchange, file or database work.
-/// The one place the code base starts such a thread and hands its result back to a task.
+/// The one place the code base starts such a thread and hands its result (or, for a serving
+/// thread, its set-up's result) back to a task.
 public enum DedicatedThread {
     /// Runs `body` on a new thread named `name` and hands its result, or what it threw, back to
     /// the awaiting task.
@@ -18,6 +19,32 @@ public enum DedicatedThread {
             start(named: name) { done.resume(returning: Result { () throws(Failure) -> T in try body() }) }
         }
         return try result.get()
+    }
+
+    /// Starts a thread named `name` that runs `setUp` and then `serve` with what `setUp` made;
+    /// returns `setUp`'s report as soon as there is one, or throws what `setUp` threw (and
+    /// `serve` never runs). For a thread that owns a socket for life: `setUp` creates and binds
+    /// it, the caller learns the bound address, and the thread serves until it is told to stop.
+    /// What `setUp` made never leaves the thread.
+    public static func start<Running, Report: Sendable>(
+        named name: String,
+        setUp: @escaping @Sendable () throws -> (Running, Report),
+        serve: @escaping @Sendable (Running) -> Void
+    ) async throws -> Report {
+        try await withCheckedThrowingContinuation { (ready: CheckedContinuation<Report, any Error>) in
+            start(named: name) {
+                let running: Running
+                do {
+                    let report: Report
+                    (running, report) = try setUp()
+                    ready.resume(returning: report)
+                } catch {
+                    ready.resume(throwing: error)
+                    return
+                }
+                serve(running)
+            }
+        }
     }
 
     /// Starts `body` on a new thread named `name` (its first 15 bytes: Linux refuses longer

@@ -26,25 +26,24 @@ final class EchoServer: Sendable {
         let context = try ZMQContext(ioThreads: 1)
         let (finished, finish) = AsyncStream.makeStream(of: Void.self)
         do {
-            let endpoint = try await withCheckedThrowingContinuation { (bound: CheckedContinuation<String, any Error>) in
-                DedicatedThread.start(named: "svcbench-echo") {
-                    defer { finish.finish() }
-                    let socket: ZMQSocket
-                    do {
-                        socket = try context.makeSocket(.router)
-                        try socket.setLinger(0)
-                        if let curveSecretKey {
-                            try socket.setCurveServer(true)
-                            try socket.setCurveSecretKey(curveSecretKey)
-                        }
-                        bound.resume(returning: try socket.bind("tcp://127.0.0.1:*"))
-                    } catch {
-                        bound.resume(throwing: error)
-                        return
+            let endpoint = try await DedicatedThread.start(named: "svcbench-echo") { () throws -> (ZMQSocket, String) in
+                let socket = try context.makeSocket(.router)
+                do {
+                    try socket.setLinger(0)
+                    if let curveSecretKey {
+                        try socket.setCurveServer(true)
+                        try socket.setCurveSecretKey(curveSecretKey)
                     }
-                    serve(socket)
+                    return (socket, try socket.bind("tcp://127.0.0.1:*"))
+                } catch {
+                    // Closed before the caller terminates the context, which waits for its sockets.
                     socket.close()
+                    throw error
                 }
+            } serve: { socket in
+                defer { finish.finish() }
+                serve(socket)
+                socket.close()
             }
             return EchoServer(endpoint: endpoint, context: context, finished: finished)
         } catch {

@@ -34,10 +34,19 @@ final class FakeRouter: Sendable {
 
     /// Binds on an ephemeral port and returns the address.
     func start() async throws -> String {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-            DedicatedThread.start(named: "fake-router") { [self] in
-                self.serve(continuation)
+        try await DedicatedThread.start(named: "fake-router") { [self] () throws -> ((ZMQContext, ZMQSocket), String) in
+            do {
+                let context = try ZMQContext()
+                let socket = try context.makeSocket(.router)
+                try socket.setLinger(0)
+                try socket.setReceiveTimeout(20)
+                return ((context, socket), try socket.bind("tcp://127.0.0.1:*"))
+            } catch {
+                finished.store(true, ordering: .relaxed)
+                throw error
             }
+        } serve: { [self] context, socket in
+            serve(socket, in: context)
         }
     }
 
@@ -55,22 +64,8 @@ final class FakeRouter: Sendable {
         #expect(requests >= count, "expected \(count) requests within \(seconds) s, saw \(requests)", sourceLocation: sourceLocation)
     }
 
-    private func serve(_ ready: CheckedContinuation<String, any Error>) {
+    private func serve(_ socket: ZMQSocket, in context: ZMQContext) {
         defer { finished.store(true, ordering: .relaxed) }
-        let context: ZMQContext
-        let socket: ZMQSocket
-        let address: String
-        do {
-            context = try ZMQContext()
-            socket = try context.makeSocket(.router)
-            try socket.setLinger(0)
-            try socket.setReceiveTimeout(20)
-            address = try socket.bind("tcp://127.0.0.1:*")
-        } catch {
-            ready.resume(throwing: error)
-            return
-        }
-        ready.resume(returning: address)
         var frames: [[UInt8]] = []
         while !stopped.load(ordering: .relaxed) {
             guard (try? socket.receiveMultipart(into: &frames)) ?? nil != nil, frames.count == 3 else { continue }

@@ -65,26 +65,23 @@ final class RouterEndpoint: Sendable {
 
     /// Starts the socket thread, which creates and binds the socket; returns the bound address.
     func start() async throws -> String {
-        try await withCheckedThrowingContinuation { (bound: CheckedContinuation<String, any Error>) in
-            // Cut to 15 bytes: "zmq-GetRestaura".
-            DedicatedThread.start(named: "zmq-\(name)") { [self] in
-                let loop: SocketLoop
-                do {
-                    loop = try SocketLoop(
-                        context: context, ownsContext: ownsContext, address: address, configuration: configuration, outbox: outbox,
-                        executor: executor, control: control, availability: availability, counters: counters,
-                        statistics: statistics, deliver: deliver, logger: logger, handshakeMonitor: handshakeMonitor
-                    )
-                } catch {
-                    if ownsContext { context.terminate() }
-                    executor.close()
-                    deliver.finish()
-                    bound.resume(throwing: error)
-                    return
-                }
-                bound.resume(returning: loop.boundEndpoint)
-                loop.run()
+        // Cut to 15 bytes: "zmq-GetRestaura".
+        try await DedicatedThread.start(named: "zmq-\(name)") { [self] () throws -> (SocketLoop, String) in
+            do {
+                let loop = try SocketLoop(
+                    context: context, ownsContext: ownsContext, address: address, configuration: configuration, outbox: outbox,
+                    executor: executor, control: control, availability: availability, counters: counters,
+                    statistics: statistics, deliver: deliver, logger: logger, handshakeMonitor: handshakeMonitor
+                )
+                return (loop, loop.boundEndpoint)
+            } catch {
+                if ownsContext { context.terminate() }
+                executor.close()
+                deliver.finish()
+                throw error
             }
+        } serve: { loop in
+            loop.run()
         }
     }
 

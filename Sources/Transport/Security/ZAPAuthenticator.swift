@@ -51,29 +51,27 @@ public final class ZAPAuthenticator: Sendable {
     /// handshake monitors of the endpoints `watching` names, and serves on its own thread until
     /// the context is terminated.
     public func start(in context: ZMQContext, watching names: [String]) async throws {
-        try await withCheckedThrowingContinuation { (bound: CheckedContinuation<Void, any Error>) in
-            DedicatedThread.start(named: "zmq-zap") { [self] in
-                var opened: [ZMQSocket] = []
-                do {
-                    let socket = try context.makeSocket(.rep)
-                    opened.append(socket)
-                    try socket.setLinger(0)
-                    _ = try socket.bind(ZMQ.zapEndpoint)
-                    for name in names {
-                        // inproc allows connecting before the endpoint's monitor binds.
-                        let monitor = try context.makeSocket(.pair)
-                        opened.append(monitor)
-                        try monitor.setLinger(0)
-                        try monitor.connect(Self.handshakeMonitor(for: name))
-                    }
-                } catch {
-                    for socket in opened { socket.close() }
-                    bound.resume(throwing: error)
-                    return
+        try await DedicatedThread.start(named: "zmq-zap") { () throws -> ([ZMQSocket], Void) in
+            var opened: [ZMQSocket] = []
+            do {
+                let socket = try context.makeSocket(.rep)
+                opened.append(socket)
+                try socket.setLinger(0)
+                _ = try socket.bind(ZMQ.zapEndpoint)
+                for name in names {
+                    // inproc allows connecting before the endpoint's monitor binds.
+                    let monitor = try context.makeSocket(.pair)
+                    opened.append(monitor)
+                    try monitor.setLinger(0)
+                    try monitor.connect(Self.handshakeMonitor(for: name))
                 }
-                bound.resume()
-                serve(opened[0], monitors: Array(opened.dropFirst()))
+            } catch {
+                for socket in opened { socket.close() }
+                throw error
             }
+            return (opened, ())
+        } serve: { [self] opened in
+            serve(opened[0], monitors: Array(opened.dropFirst()))
         }
     }
 
