@@ -137,7 +137,7 @@ let package = Package(
         ]),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "LoadEngineTests", dependencies: ["LoadEngine", "ZeroMQ", "WireJSON", "WireContract"]),
-        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "SeededRandom"], resources: [.copy("JSONTestSuite")]),
+        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "SeededRandom", "RestaurantTesting"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON", "WireContract"], path: "Tests/WireTestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SeededRandom", "RestaurantTesting"]),

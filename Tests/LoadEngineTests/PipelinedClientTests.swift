@@ -145,6 +145,9 @@ struct PipelinedClientTests {
                 endpoint: server.endpoint, context: server.context, server: .echo, slots: 4,
                 requests: .samePerSlot { _ in "{}" }, schedule: .phased(phase))
             async let outcome = client.run()
+            // Declared after the `async let`, so it runs first when a wait below throws: the
+            // client stops on its own, and leaving the scope (which awaits it) cannot hang.
+            defer { phase.enter(.stopping) }
             // Warm-up replies first, then measuring until the server has seen 20 more requests:
             // with 4 in flight, at least 16 of their replies reached the client while measuring.
             let control = server.control

@@ -765,7 +765,7 @@ struct EnvelopeFuzzTests {
 
     /// Five shards of 10,000 envelopes, each with its own seed.
     @Test(.timeLimit(.minutes(1)), arguments: 0..<5)
-    func everyFuzzedEnvelopeIsDecodedOrRefusedAsTheContractSays(shard: Int) {
+    func everyFuzzedEnvelopeIsDecodedOrRefusedAsTheContractSays(shard: Int) async {
         let seed: UInt64 = 0xE17E_7001 + UInt64(shard)
         var generator = FuzzGenerator(seed: seed)
         var failures = FailureLog()
@@ -774,6 +774,7 @@ struct EnvelopeFuzzTests {
         let useCases = UseCaseName.allCases
         var previous: [UInt8] = []
         for index in 0..<10_000 {
+            await yieldToOtherTests(every: index)
             let body: [UInt8]
             var node: Node?
             if index % 5 == 4 && !previous.isEmpty {
@@ -835,6 +836,7 @@ struct EnvelopeFuzzTests {
         var world = try await HandlerWorld.make()
         var fields = try #require(useCaseFields(world.ids)[useCase])
         for index in 0..<inputs {
+            await yieldToOtherTests(every: index)
             if index % worldSize == 0 {
                 if index > 0 {
                     world = try await HandlerWorld.make()

@@ -1,3 +1,4 @@
+import RestaurantTesting
 import SeededRandom
 import Testing
 import WireJSON
@@ -53,12 +54,13 @@ struct FuzzTests {
     ].map { Array($0.utf8) } + [[0x80], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF], [0x00], [0x1F], [0xEF, 0xBB, 0xBF], [0xE2, 0x82]]
 
     @Test("random bytes")
-    func randomBytes() {
+    func randomBytes() async {
         var rng = SplitMix64(seed: 0xB17E5)
         let alphabet = Array(#"{}[]",:0123456789-+.eEtrufalsn \"#.utf8) + [0x5C, 0x0A, 0x80, 0xC3, 0xA9, 0xFF]
         var failures = 0
         var accepted = 0
         for round in 0..<20_000 {
+            await yieldToOtherTests(every: round)
             let length = Int.random(in: 0..<64, using: &rng)
             let input: [UInt8] = (0..<length).map { _ in
                 round % 2 == 0 ? UInt8.random(in: 0...255, using: &rng) : alphabet.randomElement(using: &rng)!
@@ -70,12 +72,13 @@ struct FuzzTests {
     }
 
     @Test("mutations of valid documents")
-    func mutations() {
+    func mutations() async {
         var rng = SplitMix64(seed: 0x5EED)
         var failures = 0
         var accepted = 0
         let seeds = Self.seeds
-        for _ in 0..<50_000 {
+        for index in 0..<50_000 {
+            await yieldToOtherTests(every: index)
             var input = seeds.randomElement(using: &rng)!
             for _ in 0..<Int.random(in: 1...4, using: &rng) {
                 Self.mutate(&input, seeds: seeds, rng: &rng)
@@ -116,11 +119,12 @@ struct FuzzTests {
     }
 
     @Test("deep and unbalanced nesting")
-    func nesting() {
+    func nesting() async {
         var rng = SplitMix64(seed: 0xDEE9)
         var failures = 0
         var accepted = 0
-        for _ in 0..<10_000 {
+        for index in 0..<10_000 {
+            await yieldToOtherTests(every: index)
             var input: [UInt8] = []
             var open: [UInt8] = []
             let depth = Int.random(in: 50...80, using: &rng)
@@ -158,12 +162,13 @@ struct FuzzTests {
     }
 
     @Test("huge, long and malformed numbers")
-    func numbers() {
+    func numbers() async {
         var rng = SplitMix64(seed: 0x4E_0B)
         var failures = 0
         var accepted = 0
         let alphabet = Array("0123456789-+.eE".utf8)
         for round in 0..<10_000 {
+            await yieldToOtherTests(every: round)
             var text: [UInt8]
             if round % 3 == 0 {
                 // mostly grammatical: sign, digits, fraction, exponent of random sizes
@@ -201,7 +206,7 @@ struct FuzzTests {
     }
 
     @Test("long strings and invalid UTF-8, checked against the stdlib's UTF-8 validation")
-    func strings() {
+    func strings() async {
         var rng = SplitMix64(seed: 0x57_819)
         var failures = 0
         var accepted = 0
@@ -215,6 +220,7 @@ struct FuzzTests {
             [0xF4, 0x90, 0x80, 0x80], [0xF5], [0xFF], [0xE2, 0x82], [0xF0, 0x9F, 0x98],
         ]
         for round in 0..<10_000 {
+            await yieldToOtherTests(every: round)
             // Raw bytes only (no escapes, quotes or control characters), so the stdlib's
             // validation is an exact oracle for acceptance.
             var content: [UInt8] = []
@@ -241,7 +247,8 @@ struct FuzzTests {
         }
         // Strings with escapes: random mixes of escapes and raw text.
         let escapes = [#"\n"#, #"\""#, #"\\"#, #"\/"#, #"\u0000"#, #"\u00e9"#, #"\uD834\uDD1E"#, #"\uD834"#, #"\uDD1E"#, #"\x"#, #"\u12"#, "é", "ab", "\u{1}"]
-        for _ in 0..<10_000 {
+        for index in 0..<10_000 {
+            await yieldToOtherTests(every: index)
             let body = (0..<Int.random(in: 0..<10, using: &rng)).map { _ in escapes.randomElement(using: &rng)! }.joined()
             Self.check(Array(("\"" + body + "\"").utf8), failures: &failures)
         }
@@ -250,11 +257,12 @@ struct FuzzTests {
     }
 
     @Test("tight limits never break the invariants")
-    func tightLimits() {
+    func tightLimits() async {
         var rng = SplitMix64(seed: 0x11_417)
         var failures = 0
         let seeds = Self.seeds
-        for _ in 0..<5_000 {
+        for index in 0..<5_000 {
+            await yieldToOtherTests(every: index)
             let limits = JSONParser.Limits(
                 maxDepth: Int.random(in: 0...4, using: &rng),
                 maxStringBytes: Int.random(in: 0...8, using: &rng),
