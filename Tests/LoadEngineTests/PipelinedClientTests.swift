@@ -30,6 +30,7 @@ struct PipelinedClientTests {
             try router.setLinger(0)
             try router.setReceiveTimeout(50)
             _ = try router.bind(endpoint)
+            control.bound.store(true, ordering: .releasing)
             var frames: [[UInt8]] = []
             while true {
                 guard try router.receiveMultipart(into: &frames) != nil else {
@@ -69,6 +70,9 @@ struct PipelinedClientTests {
         let server = TestServer(endpoint: "inproc://pipelined-\(UUID().uuidString)", context: context, control: ServerControl())
         async let served = serve(answer, at: server.endpoint, in: context, server.control)
         do {
+            // The client's reply timeout starts with its first request: the server is serving by then.
+            let control = server.control
+            try await waitUntil { control.bound.load(ordering: .acquiring) }
             try await body(server)
         } catch {
             server.control.stop()
@@ -79,11 +83,12 @@ struct PipelinedClientTests {
         return try await served
     }
 
-    /// Waits, with a 10 s deadline, until `condition` holds.
+    /// Waits, with a 60 s deadline, until `condition` holds. Generous: the wait runs on the
+    /// cooperative pool, which the suite's parallel tests keep busy.
     static func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !condition() {
-            try #require(ContinuousClock.now < deadline, "condition not reached within 10 s")
+            try #require(ContinuousClock.now < deadline, "condition not reached within 60 s")
             try await Task.sleep(for: .milliseconds(5))
         }
     }
@@ -176,10 +181,11 @@ struct PipelinedClientTests {
     }
 }
 
-/// Tells a test server to stop, and counts the requests it saw.
+/// Tells a test server to stop; says when it is bound and counts the requests it saw.
 final class ServerControl: Sendable {
     let seen = Atomic<Int>(0)
     let stopped = Atomic<Bool>(false)
+    let bound = Atomic<Bool>(false)
 
     func stop() { stopped.store(true, ordering: .releasing) }
 }
