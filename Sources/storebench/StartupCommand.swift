@@ -108,14 +108,10 @@ struct StartupCommand: AsyncParsableCommand {
     }
 
     private func waitForEndpoints(directory: String, pid: Int32) async throws -> [UseCaseName: String] {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(300))
-        while ContinuousClock.now < deadline {
-            if let file = try? EndpointsFile.read(from: directory), file.pid == pid {
-                return file.useCases
-            }
-            try await Task.sleep(for: .milliseconds(5))
+        guard case .written(let file) = try await EndpointsFile.wait(in: directory, writtenBy: pid, timeout: .seconds(300), interval: .milliseconds(5)) else {
+            throw BenchFailure("svcd was not ready within 300 s")
         }
-        throw BenchFailure("svcd was not ready within 300 s")
+        return file.useCases
     }
 
     /// `times` lockstep calls on one REQ socket; latencies in µs and a summary of the last reply.

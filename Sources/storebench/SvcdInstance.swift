@@ -86,14 +86,10 @@ final class SvcdInstance: Sendable {
     }
 
     private func waitForEndpoints() async throws -> [UseCaseName: String] {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
-        while ContinuousClock.now < deadline {
-            if let file = try? EndpointsFile.read(from: dataDirectory), file.pid == pid {
-                return file.useCases
-            }
-            guard isRunning else { throw BenchFailure("svcd exited") }
-            try await Task.sleep(for: .milliseconds(10))
+        switch try await EndpointsFile.wait(in: dataDirectory, writtenBy: pid, timeout: .seconds(120), isRunning: { isRunning }) {
+        case .written(let file): return file.useCases
+        case .processEnded: throw BenchFailure("svcd exited")
+        case .timedOut: throw BenchFailure("no \(EndpointsFile.fileName) naming pid \(pid) within 120 s")
         }
-        throw BenchFailure("no \(EndpointsFile.fileName) naming pid \(pid) within 120 s")
     }
 }

@@ -42,20 +42,18 @@ final class SvcdChild: Sendable {
         let logPath = dataDirectory + ".log"
         let argumentList = ["--data-dir", dataDirectory, "--port-base", "0", "--seed-sample", "--log-level", "warning"] + arguments
         let pid = try spawn(executable, argumentList, output: logPath)
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(120))
-        while clock.now < deadline {
-            if let file = try? EndpointsFile.read(from: dataDirectory), file.pid == pid {
-                return SvcdChild(pid: pid, dataDirectory: dataDirectory, endpoints: file)
-            }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                throw BenchError("svcd exited with status \(status) before it served; see \(logPath)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        var status: Int32 = 0
+        switch try await EndpointsFile.wait(
+            in: dataDirectory, writtenBy: pid, timeout: .seconds(120), interval: .milliseconds(20), isRunning: { waitpid(pid, &status, WNOHANG) != pid }
+        ) {
+        case .written(let file):
+            return SvcdChild(pid: pid, dataDirectory: dataDirectory, endpoints: file)
+        case .processEnded:
+            throw BenchError("svcd exited with status \(status) before it served; see \(logPath)")
+        case .timedOut:
+            break
         }
         _ = kill(pid, SIGKILL)
-        var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
         throw BenchError("svcd wrote no endpoints.json within 120 s; see \(logPath)")
     }

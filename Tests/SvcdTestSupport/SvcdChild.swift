@@ -139,17 +139,13 @@ public final class SvcdChild: Sendable {
     /// Waits (polling, with a deadline) for this child's `endpoints.json` (a file left by a
     /// killed predecessor names another pid) and parses it. Fails early if the child exits first.
     public func endpoints(timeout seconds: Double = 30) async throws -> EndpointsFile {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
-        while true {
-            if let file = try? EndpointsFile.read(from: dataDirectory), file.pid == self.pid { return file }
-            if !isRunning {
-                throw ChildFailure("svcd ended (\(process.ended.map { "\($0)" } ?? "?")) before writing endpoints.json; stderr:\n\(stderrText)")
-            }
-            if clock.now >= deadline {
-                throw ChildFailure("svcd wrote no endpoints.json within \(seconds) s; stderr:\n\(stderrText)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        switch try await EndpointsFile.wait(in: dataDirectory, writtenBy: pid, timeout: .milliseconds(Int(seconds * 1000)), isRunning: { isRunning }) {
+        case .written(let file):
+            return file
+        case .processEnded:
+            throw ChildFailure("svcd ended (\(process.ended.map { "\($0)" } ?? "?")) before writing endpoints.json; stderr:\n\(stderrText)")
+        case .timedOut:
+            throw ChildFailure("svcd wrote no endpoints.json within \(seconds) s; stderr:\n\(stderrText)")
         }
     }
 
