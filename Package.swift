@@ -132,7 +132,7 @@ let package = Package(
         .target(name: "RestaurantTesting", dependencies: ["Domain", "Persistence"], path: "Tests/RestaurantTesting"),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence", "RestaurantTesting"]),
         .testTarget(name: "PersistenceTests", dependencies: [
-            "Domain", "Persistence", "RestaurantTesting", "SvcdTestSupport",
+            "Domain", "Persistence", "RestaurantTesting", "SvcdTestSupport", "SeededRandom",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),

@@ -1,6 +1,7 @@
 import Domain
 import Persistence
 import RestaurantTesting
+import SeededRandom
 import Testing
 
 /// The SQLite repositories must give exactly what the in-memory reference gives. Every test runs
@@ -130,16 +131,16 @@ import Testing
     /// About 100 restaurants drawn deterministically from the names and cuisines above, some
     /// invalid, with ratings that tie.
     static func generatedRestaurants(seed: UInt64 = 2026) -> [Restaurant] {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         return (0..<100).map { index in
-            let base = random.pick(searchNames)
-            let name = random.next(3) == 0 ? base : base + " " + String(random.next(20))
+            let base = searchNames.randomElement(using: &random)!
+            let name = Int.random(in: 0..<3, using: &random) == 0 ? base : base + " " + String(Int.random(in: 0..<20, using: &random))
             return makeRestaurant(
-                "g-\(random.next(1000))-\(index)", name: name, cuisine: random.pick(searchCuisines),
-                priceLevel: index % 13 == 0 ? 9 : 1 + random.next(4),
+                "g-\(Int.random(in: 0..<1000, using: &random))-\(index)", name: name, cuisine: searchCuisines.randomElement(using: &random)!,
+                priceLevel: index % 13 == 0 ? 9 : 1 + Int.random(in: 0..<4, using: &random),
                 address: index % 17 == 0 ? " " : "\(index) Main St",
-                ratingTotal: random.next(4) * 5, reviewCount: random.next(4) == 0 ? 0 : 5,
-                createdAt: noon.adding(milliseconds: Int64(random.next(10)))
+                ratingTotal: Int.random(in: 0..<4, using: &random) * 5, reviewCount: Int.random(in: 0..<4, using: &random) == 0 ? 0 : 5,
+                createdAt: noon.adding(milliseconds: Int64(Int.random(in: 0..<10, using: &random)))
             )
         }
     }
@@ -156,11 +157,11 @@ import Testing
             "ital", "ITALIAN", "italiano", "ramen", "ra", "men", "100", "0% v", "fusion*", "\"quoted\"",
             "quoted", "thai", "& co", "pho 9", "xyz", "zzz", "no match at all",
         ]
-        var random = SeededGenerator(seed: 7)
+        var random = SplitMix64(seed: 7)
         for restaurant in restaurants.prefix(40) {
             let characters = Array(restaurant.name)
             for length in [1, 2, 3, 4, 6] where length <= characters.count {
-                let start = random.next(characters.count - length + 1)
+                let start = Int.random(in: 0..<characters.count - length + 1, using: &random)
                 let piece = String(characters[start..<(start + length)])
                 queries += [piece, piece.lowercased(), piece.uppercased()]
             }
@@ -539,15 +540,15 @@ import Testing
 @Suite struct ShortSearchPathTests {
     @Test func rareAndCommonShortTextsListExactlyWhatTheDomainSelects() async throws {
         let world = try await World.open(.sqlite)
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         var restaurants: [Restaurant] = []
         for index in 0..<1_300 {
             // Every name has "a"; "qz" only in a few; ratings collide often.
-            let name = "Casa " + String(repeating: "qz", count: index % 97 == 0 ? 1 : 0) + "\(generator.pick(["Roma", "Lima", "Nara", "Bali"])) \(index)"
-            let reviews = generator.next(4)
+            let name = "Casa " + String(repeating: "qz", count: index % 97 == 0 ? 1 : 0) + "\(["Roma", "Lima", "Nara", "Bali"].randomElement(using: &generator)!) \(index)"
+            let reviews = Int.random(in: 0..<4, using: &generator)
             restaurants.append(makeRestaurant(
-                "s-\(index)", name: name, cuisine: generator.pick(["Thai", "Greek", "Cuban"]),
-                ratingTotal: reviews * (1 + generator.next(5)), reviewCount: reviews
+                "s-\(index)", name: name, cuisine: ["Thai", "Greek", "Cuban"].randomElement(using: &generator)!,
+                ratingTotal: reviews * (1 + Int.random(in: 0..<5, using: &generator)), reviewCount: reviews
             ))
         }
         let stored = restaurants

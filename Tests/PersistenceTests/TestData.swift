@@ -3,27 +3,6 @@ import Persistence
 import RestaurantTesting
 import Synchronization
 
-/// A deterministic pseudo-random sequence (64-bit LCG), so generated data is the same on
-/// every run and on both backends.
-struct SeededGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next value in 0..<bound.
-    mutating func next(_ bound: Int) -> Int {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Int((state >> 33) % UInt64(bound))
-    }
-
-    /// One element of `options`.
-    mutating func pick<T>(_ options: [T]) -> T {
-        options[next(options.count)]
-    }
-}
-
 /// The reference time of the tests (every world's clock starts here).
 let noon = World.start
 
