@@ -212,6 +212,37 @@ import Testing
         #expect(stored.rating == Double(page.items.map(\.rating).reduce(0, +)) / Double(page.items.count))
     }
 
+    /// The by-id read answers from what the SQLite repository holds, which each write's commit
+    /// step changes; racing registrations and profile updates (each update a new version of its
+    /// row) must leave it as the database has it, whatever order their callers resume in.
+    @Test(arguments: Backend.allCases)
+    func racingRegistrationsAndProfileUpdatesLeaveTheHeldUsersAsStored(_ backend: Backend) async throws {
+        let world = try await World.open(backend)
+        var userIds: [UserID] = []
+        for index in 0..<8 { userIds.append(try await world.makeUser(name: "U\(index)").id) }
+        let ids = userIds
+        let outcomes = await race(400) { index in
+            if index.isMultiple(of: 4) {
+                _ = try await world.registerUser.execute(.init(name: "New \(index)", email: "new\(index)@example.com"))
+            } else {
+                _ = try await world.updateUserProfile.execute(.init(userId: ids[index % ids.count], name: "Name \(index)"))
+            }
+        }
+        #expect(outcomes.allSatisfy { $0 == .succeeded })
+        let stored = try await world.users.allUsers()
+        #expect(stored.count == 8 + 100)
+        for user in stored {
+            #expect(try await world.users.user(id: user.id) == user)
+        }
+        if let store = world.store {
+            // And what a restart loads agrees.
+            let reopened = try await SQLiteUserRepository(store: store)
+            for user in stored {
+                #expect(try await reopened.user(id: user.id) == user)
+            }
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func deactivationRacingProfileUpdatesIsNeverUndone(_ backend: Backend) async throws {
         let world = try await World.open(backend)

@@ -1,17 +1,27 @@
 import Domain
 import GRDB
+import Synchronization
 
-/// Users in SQLite, with every user also held by this actor for the by-id reads that nearly
-/// every use case starts with (the active-user check).
+/// Users in SQLite, with every user also held in memory for the by-id reads that nearly every
+/// use case starts with (the active-user check).
 ///
 /// E-mail uniqueness is the `UNIQUE` `email_key` column, checked in the same write transaction
 /// as the insert or update, so it holds across connections and processes. Updates read the user
-/// from the database inside the write transaction, never from the held copy. The held copy only
-/// moves forward: each update increments the row's `version`, and a copy is replaced only by a
-/// newer version, so concurrent updates finishing out of order cannot roll it back.
+/// from the database inside the write transaction, never from the held copy.
+///
+/// The held copy is changed by each write's `committed` step, which the group committer runs
+/// right after the commit, one write at a time in commit order, before the write's caller
+/// resumes: a read after an `ok` sees the write. It only moves forward: each update increments
+/// the row's `version`, and a copy is replaced only by a newer version, so a user fetched from
+/// the database (registered by another process on the same file) cannot roll back a later
+/// update either. Because those steps run on GRDB's writer queue, not on this actor, the copy is
+/// behind a lock of its own rather than actor state, and every method is
+/// `nonisolated(nonsending)`: it runs on its caller's executor (an endpoint's socket thread, or
+/// a write's task) without a switch to this actor and back, two queued jobs fewer per request.
 public actor SQLiteUserRepository: UserRepository {
     private let store: SQLiteStore
-    private var usersById: [UserID: Versioned]
+    /// Every user by id, as of the last commit, with its row's version.
+    private let held: Mutex<[UserID: Versioned]>
 
     private struct Versioned: Sendable {
         let user: User
@@ -21,7 +31,7 @@ public actor SQLiteUserRepository: UserRepository {
     /// Users of `store`, loading every user into memory first.
     public init(store: SQLiteStore) async throws {
         self.store = store
-        usersById = try await store.read { db in
+        held = Mutex(try await store.read { db in
             var users: [UserID: Versioned] = [:]
             let cursor = try UserRecord.fetchCursor(db, sql: "SELECT \(UserRecord.selection) FROM users")
             while let record = try cursor.next() {
@@ -29,40 +39,41 @@ public actor SQLiteUserRepository: UserRepository {
                 users[user.id] = Versioned(user: user, version: record.version)
             }
             return users
-        }
+        })
     }
 
-    /// How many users this actor holds.
-    public var count: Int { usersById.count }
+    /// How many users are held.
+    public nonisolated var count: Int { held.withLock { $0.count } }
 
     /// Stores a new user unless the e-mail key is taken; returns once durable.
-    public func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome {
+    public nonisolated(nonsending) func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome {
         let record = UserRecord(user)
-        let outcome: UserWriteOutcome = try await store.write(boundTo: claim) { db in
+        return try await store.write(boundTo: claim, { db in
             // The unique index decides: a taken key inserts nothing (and does not abort the batch).
             try db.run(Self.insertUnlessEmailTaken, record.databaseArguments)
             return db.changesCount == 1 ? (.stored(user), .user(user)) : (.emailTaken, nil)
-        }
-        if case .stored(let stored) = outcome { remember(stored, version: 0) }
-        return outcome
+        }, committed: { outcome in
+            if case .stored(let stored) = outcome { self.remember(stored, version: 0) }
+        })
     }
 
     /// The user with this id.
-    public func user(id: UserID) async throws -> User? {
-        if let held = usersById[id] { return held.user }
+    public nonisolated(nonsending) func user(id: UserID) async throws -> User? {
+        if let user = held.withLock({ $0[id]?.user }) { return user }
         // Not held: registered by another process on the same store, or unknown.
         let fetched = try await store.read { db -> Versioned? in
             guard let record = try db.record(UserRecord.self, Self.selectUser, [id.rawValue]) else { return nil }
             return Versioned(user: try record.user(), version: record.version)
         }
         guard let fetched else { return nil }
-        remember(fetched.user, version: fetched.version)
-        return usersById[id]?.user
+        return remember(fetched.user, version: fetched.version)
     }
 
     /// Reads the user, applies `change` and writes the result in one write transaction.
-    public func update(id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User) async throws -> UserWriteOutcome {
-        let written: (outcome: UserWriteOutcome, version: Int) = try await store.write(boundTo: claim) { db in
+    public nonisolated(nonsending) func update(
+        id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User
+    ) async throws -> UserWriteOutcome {
+        let written: (outcome: UserWriteOutcome, version: Int) = try await store.write(boundTo: claim, { db in
             guard let current = try db.record(UserRecord.self, Self.selectUser, [id.rawValue]) else {
                 return ((.notFound, 0), nil)
             }
@@ -73,13 +84,14 @@ public actor SQLiteUserRepository: UserRepository {
             }
             try db.run(Self.updateUser, record.namedArguments)
             return ((.stored(updated), record.version), .user(updated))
-        }
-        if case .stored(let stored) = written.outcome { remember(stored, version: written.version) }
+        }, committed: { written in
+            if case .stored(let stored) = written.outcome { self.remember(stored, version: written.version) }
+        })
         return written.outcome
     }
 
     /// Every stored user, for audits and tests (read from the database).
-    public func allUsers() async throws -> [User] {
+    public nonisolated(nonsending) func allUsers() async throws -> [User] {
         try await store.read { db in
             try db.records(UserRecord.self, "SELECT \(UserRecord.selection) FROM users ORDER BY id").map { try $0.user() }
         }
@@ -94,9 +106,13 @@ public actor SQLiteUserRepository: UserRepository {
     /// Every column of a user's row, by id, from ``SQLiteRecord/namedArguments``.
     private static let updateUser = "UPDATE users SET \(UserRecord.assignments(except: [.id])) WHERE id = :id"
 
-    /// Keeps `user` unless the held copy is as new or newer.
-    private func remember(_ user: User, version: Int) {
-        if let held = usersById[user.id], held.version >= version { return }
-        usersById[user.id] = Versioned(user: user, version: version)
+    /// Keeps `user` unless the held copy is as new or newer; returns the copy held afterwards.
+    @discardableResult
+    private nonisolated func remember(_ user: User, version: Int) -> User {
+        held.withLock { users in
+            if let kept = users[user.id], kept.version >= version { return kept.user }
+            users[user.id] = Versioned(user: user, version: version)
+            return user
+        }
     }
 }
