@@ -88,7 +88,10 @@ struct RawSQLiteCeiling {
         configuration.journalMode = .wal
         // The service's own connection settings (synchronous = FULL and the rest).
         configuration.prepareDatabase { db in try db.execute(sql: SQLiteStore.connectionSettings) }
-        return try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        // As the service's store does: GRDB set NORMAL when it switched the queue to WAL.
+        try queue.writeWithoutTransaction(SQLiteStore.syncEveryCommit)
+        return queue
     }
 
     private func insertForDuration(_ queue: DatabaseQueue, rowsPerCommit: Int, _ insert: (Database, Int) throws -> Void) throws -> Double {

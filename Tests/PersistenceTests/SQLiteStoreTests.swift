@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 import GRDB
-import Persistence
+@testable import Persistence
 import RestaurantTesting
 import Testing
 
@@ -24,6 +24,20 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
 /// The SQLite store itself: durability across reopening, group commit, rollback of one write
 /// alone, refusal of unmappable rows, backups, two stores on one file, closing, and indexes.
 @Suite struct SQLiteStoreTests {
+    /// An `ok` means the write survives a power cut: the connection that commits syncs the WAL
+    /// at every commit (GRDB sets NORMAL, which syncs only at checkpoints, when it opens a pool).
+    @Test func theConnectionThatCommitsSyncsTheLogAtEveryCommit() async throws {
+        let world = try await World.open(.sqlite)
+        let store = try #require(world.store)
+        let mode = try await store.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(mode == SQLiteStore.fullSynchronous)
+        // The same after the store has been closed and opened again on the same file.
+        try await store.close()
+        let reopened = try SQLiteStore(path: store.path)
+        #expect(try await reopened.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == SQLiteStore.fullSynchronous)
+        try await reopened.close()
+    }
+
     @Test func dataSurvivesClosingAndReopeningTheStore() async throws {
         let world = try await World.open(.sqlite)
         let store = try #require(world.store)

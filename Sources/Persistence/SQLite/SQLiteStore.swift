@@ -32,6 +32,7 @@ public final class SQLiteStore: Sendable {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in try db.execute(sql: SQLiteStore.connectionSettings) }
         pool = try DatabasePool(path: path, configuration: configuration)
+        try pool.writeWithoutTransaction(Self.syncEveryCommit)
         self.path = path
         try StoreSchema.migrator.migrate(pool)
         committer = GroupCommitter(writer: pool, metrics: metrics)
@@ -68,7 +69,8 @@ public final class SQLiteStore: Sendable {
     }
 
     /// The settings of every connection. With WAL, `synchronous = FULL` syncs the log at every
-    /// commit: durable across power loss. A larger page cache and a less frequent checkpoint
+    /// commit: durable across power loss (GRDB resets the writer to NORMAL after these run;
+    /// ``syncEveryCommit(_:)`` sets it back). A larger page cache and a less frequent checkpoint
     /// (every ~40 MB of log instead of 4 MB) spread the cost of the checkpoint's fsyncs; the
     /// journal size limit cuts the `-wal` file back to 4 MB whenever a checkpoint has emptied it,
     /// so the file does not keep its largest size for the life of the process.
@@ -79,6 +81,22 @@ public final class SQLiteStore: Sendable {
         PRAGMA journal_size_limit = 4194304;
         PRAGMA temp_store = MEMORY;
         """
+
+    /// Makes `db` sync the WAL at every commit (`synchronous = FULL`) and checks that it does;
+    /// for the connection that commits, once it is open.
+    ///
+    /// ``connectionSettings`` asks for FULL when a connection opens, but GRDB's `DatabasePool`
+    /// (and a `DatabaseQueue` in WAL mode) then switches the writer to WAL and sets
+    /// `synchronous = NORMAL`, which keeps commits safe from a crash of the process but not from
+    /// a power cut or a crash of the OS: an `ok` could then name a write that is lost.
+    public static func syncEveryCommit(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+        let mode = try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        guard mode == fullSynchronous else { throw StoreError.syncNotEveryCommit(mode: mode) }
+    }
+
+    /// `PRAGMA synchronous`'s value for FULL.
+    static let fullSynchronous = 2
 
     /// Copies every committed page of the WAL into the database file and empties the `-wal`
     /// file: after a bulk load (seeding), so that the log does not stay tens of megabytes large.

@@ -13,6 +13,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case inconsistentWrite(String)
     /// `PRAGMA integrity_check` reported problems.
     case integrityCheckFailed([String])
+    /// The writer connection would not sync the WAL at every commit (`PRAGMA synchronous`
+    /// answered `mode`, not FULL): the store refuses to open rather than acknowledge writes a
+    /// power cut could lose.
+    case syncNotEveryCommit(mode: Int?)
 
     public var description: String {
         switch self {
@@ -21,6 +25,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unmappable(let table, let column, let value): "stored \(table).\(column) value \(value) cannot be mapped to the domain"
         case .inconsistentWrite(let what): "inconsistent write: \(what); rolled back"
         case .integrityCheckFailed(let problems): "integrity check failed: \(problems.prefix(5).joined(separator: "; "))"
+        case .syncNotEveryCommit(let mode): "SQLite would not sync every commit (PRAGMA synchronous = \(mode.map(String.init) ?? "nothing"), not FULL)"
         }
     }
 }
