@@ -88,16 +88,13 @@ func seedSample(into repositories: Repositories, of store: ServiceStore, taxRate
         )
     }
     let seeded: SampleData.Summary?
-    if case .postgres(let postgres) = store {
-        seeded = try await postgres.withSeedingLock(seed)
-    } else {
-        seeded = try await seed()
+    switch store {
+    case .postgres(let postgres): seeded = try await postgres.withSeedingLock(seed)
+    // Synced once at the end, not per commit: nothing is served before it is done.
+    case .sqlite(let sqlite): seeded = try await sqlite.bulkLoad(seed)
+    case .memory: seeded = try await seed()
     }
     if let seeded {
-        if case .sqlite(let sqlite) = store {
-            // Seeding writes tens of megabytes of log; fold it into the database file now.
-            try await sqlite.checkpoint()
-        }
         logger.info("seeded sample data", metadata: ["summary": "\(seeded)"])
     } else {
         logger.info("the store holds data already; not seeded")

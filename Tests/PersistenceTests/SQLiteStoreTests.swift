@@ -38,6 +38,31 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         try await reopened.close()
     }
 
+    /// Seeding skips the sync per commit and syncs once at the end: afterwards the log is folded
+    /// into the database file and every commit syncs again, also after a load that failed.
+    @Test func aBulkLoadSyncsOnceAtItsEndAndEveryCommitAfterItSyncsAgain() async throws {
+        let world = try await World.open(.sqlite)
+        let store = try #require(world.store)
+        let synchronous: @Sendable () async throws -> Int? = {
+            try await store.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        }
+        let during = try await store.bulkLoad {
+            for index in 0..<50 { _ = try await world.makeUser(name: "Loaded \(index)") }
+            return try await synchronous()
+        }
+        #expect(during == 1, "NORMAL during the load")
+        #expect(try await synchronous() == SQLiteStore.fullSynchronous)
+        let log = try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int
+        #expect(log == 0, "the checkpoint emptied the log")
+        #expect(try await world.users.allUsers().count == 50)
+
+        struct LoadFailed: Error {}
+        await #expect(throws: LoadFailed.self) {
+            try await store.bulkLoad { () async throws -> Int in throw LoadFailed() }
+        }
+        #expect(try await synchronous() == SQLiteStore.fullSynchronous)
+    }
+
     @Test func dataSurvivesClosingAndReopeningTheStore() async throws {
         let world = try await World.open(.sqlite)
         let store = try #require(world.store)
