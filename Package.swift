@@ -114,7 +114,7 @@ let package = Package(
         // Benchmark: the service against a raw libzmq echo, side by side (not a test), both
         // loaded by LoadEngine's pipelined client.
         .executableTarget(name: "svcbench", dependencies: [
-            "BenchmarkSupport", "LoadEngine", "ServiceApp", "ZeroMQ", "WireJSON", "WireContract",
+            "BenchmarkSupport", "ChildProcess", "LoadEngine", "ServiceApp", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
