@@ -121,7 +121,7 @@ let package = Package(
         // Benchmarks of the durable store: writes vs the raw SQLite ceiling, start-up on a large
         // store, a PostgreSQL cluster; the service's load comes from LoadEngine's pipelined client.
         .executableTarget(name: "storebench", dependencies: [
-            "BenchmarkSupport", "LoadEngine", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON", "WireContract",
+            "BenchmarkSupport", "ChildProcess", "LoadEngine", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
