@@ -91,6 +91,8 @@ let package = Package(
         // Measuring helpers of the benchmark executables and the load engine: the monotonic
         // clock, CPU per thread.
         .target(name: "BenchmarkSupport"),
+        // SpawnedProcess, the one posix_spawn of the repository (not Foundation's Process). No dependencies.
+        .target(name: "ChildProcess"),
         // The one load generator of the repository, a client of the contract like any other:
         // DEALER clients on dedicated threads that keep requests in flight as fast as replies
         // come (svcbench, storebench) or paced on a schedule (svcctl stress), the fast reply
@@ -112,14 +114,14 @@ let package = Package(
         // Benchmark: the service against a raw libzmq echo, side by side (not a test), both
         // loaded by LoadEngine's pipelined client.
         .executableTarget(name: "svcbench", dependencies: [
-            "BenchmarkSupport", "LoadEngine", "ServiceApp", "ZeroMQ", "WireJSON", "WireContract",
+            "BenchmarkSupport", "ChildProcess", "LoadEngine", "ServiceApp", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Benchmarks of the durable store: writes vs the raw SQLite ceiling, start-up on a large
         // store, a PostgreSQL cluster; the service's load comes from LoadEngine's pipelined client.
         .executableTarget(name: "storebench", dependencies: [
-            "BenchmarkSupport", "LoadEngine", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON", "WireContract",
+            "BenchmarkSupport", "ChildProcess", "LoadEngine", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -142,11 +144,11 @@ let package = Package(
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON", "WireContract"], path: "Tests/WireTestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SeededRandom", "RestaurantTesting"]),
         // Launching a real svcd child process (and other tools) from tests.
-        .target(name: "SvcdTestSupport", dependencies: ["WireJSON", "WireContract", "WireTestSupport"], path: "Tests/SvcdTestSupport"),
+        .target(name: "SvcdTestSupport", dependencies: ["ChildProcess", "WireJSON", "WireContract", "WireTestSupport"], path: "Tests/SvcdTestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: [
             "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "Persistence", "RestaurantClient", "SeededRandom",
         ]),
         // The contract's guarantees under load and faults, against real svcd processes.
-        .testTarget(name: "StressTests", dependencies: ["ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "SeededRandom"]),
+        .testTarget(name: "StressTests", dependencies: ["ChildProcess", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "SeededRandom"]),
     ]
 )

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// A command-line tool (postgres-dev.sh, psql, pgbench) run to completion, its output captured
@@ -25,12 +26,13 @@ struct ChildTool {
         ProcessInfo.processInfo.environment.filter { key, _ in !key.hasPrefix("PG") }
     }
 
-    /// Runs `executable` with `arguments`, waiting on its termination handler (not a cooperative
-    /// thread); kills it after `timeout`. `started` gets its process id once it runs (for
+    /// Runs `executable` with `arguments` in ``cleanEnvironment``, waiting by polling how it
+    /// ended (``SpawnedProcess/waitForEnd(timeout:)``: the task sleeps, no cooperative thread is
+    /// blocked); kills it after `timeout`. `started` gets its process id once it runs (for
     /// cleanup on Ctrl-C).
     static func run(
         _ executable: String, _ arguments: [String], timeout: Duration = .seconds(120),
-        started: @escaping @Sendable (Int32) -> Void = { _ in }
+        started: @Sendable (Int32) -> Void = { _ in }
     ) async throws -> Output {
         let files = FileManager.default
         let scratch = files.temporaryDirectory.appendingPathComponent("storebench-tool-\(UUID().uuidString)")
@@ -38,42 +40,22 @@ struct ChildTool {
         defer { try? files.removeItem(at: scratch) }
         let outPath = scratch.appendingPathComponent("out").path
         let errPath = scratch.appendingPathComponent("err").path
-        guard files.createFile(atPath: outPath, contents: nil), files.createFile(atPath: errPath, contents: nil),
-              let out = FileHandle(forWritingAtPath: outPath), let err = FileHandle(forWritingAtPath: errPath)
+        guard files.createFile(atPath: outPath, contents: nil), files.createFile(atPath: errPath, contents: nil)
         else { throw BenchFailure("cannot create output files in \(scratch.path)") }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = cleanEnvironment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-
-        var timer: Task<Void, Never>?
-        let (reason, status) = try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<(Process.TerminationReason, Int32), any Error>) in
-            process.terminationHandler = { ended in
-                continuation.resume(returning: (ended.terminationReason, ended.terminationStatus))
-            }
-            do {
-                try runUnblocked(process)
-            } catch {
-                continuation.resume(throwing: error)
-                return
-            }
-            let pid = process.processIdentifier
-            started(pid)
-            timer = Task {
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                _ = kill(pid, SIGKILL)
-            }
+        let process = try SpawnedProcess.spawn(
+            executable, arguments, environment: cleanEnvironment, stdout: .file(outPath), stderr: .file(errPath)
+        )
+        started(process.pid)
+        var ending = await process.waitForEnd(timeout: timeout)
+        if ending == nil {
+            process.send(signal: SIGKILL)
+            ending = await process.waitForEnd(timeout: .seconds(30))
         }
-        timer?.cancel()
-        try? out.close()
-        try? err.close()
+        var status: Int32?
+        if case .exited(let code)? = ending { status = code }
         return Output(
-            status: reason == .exit ? status : nil,
+            status: status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         )

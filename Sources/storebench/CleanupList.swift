@@ -43,7 +43,7 @@ final class CleanupList: Sendable {
         {
             guard kill(pid, SIGTERM) == 0 else { return }
             for _ in 0..<2000 {
-                // Gone, or a zombie not yet reaped by Foundation's Process.
+                // Gone, or a zombie its SpawnedProcess has not reaped yet (it reaps when asked).
                 guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                       let close = stat.lastIndex(of: ")"), !stat[close...].hasPrefix(") Z")
                 else { return }

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// A throwaway PostgreSQL server made by `Deploy/postgres-dev.sh start` (fsync on, trust
@@ -47,17 +48,17 @@ struct PostgresDevServer: Sendable {
         return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Stops the server and removes its directory, blocking (for cleanup actions).
+    /// Stops the server and removes its directory, blocking (for cleanup actions); the script's
+    /// complaints go to this process's stderr. Gives up waiting after 180 s (the script's own
+    /// `pg_ctl` waits are 30 s each).
     func stopBlocking() {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script, "stop", directory]
-        process.environment = ChildTool.cleanEnvironment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
         do {
-            try runUnblocked(process)
-            process.waitUntilExit()
+            let process = try SpawnedProcess.spawn(
+                "/bin/bash", [script, "stop", directory], environment: ChildTool.cleanEnvironment, stdout: .discarded, stderr: .inherited
+            )
+            if process.waitForEndBlocking(timeout: .seconds(180)) == nil {
+                FileHandle.standardError.write(Data("storebench: \(script) stop \(directory) still runs after 180 s; not waiting for it\n".utf8))
+            }
         } catch {
             FileHandle.standardError.write(Data("storebench: could not run \(script) stop \(directory): \(error)\n".utf8))
         }

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// The second reference for durable writes: Redis with `appendonly yes` and `appendfsync always`
@@ -15,7 +16,7 @@ final class RedisReference {
         var serverCPUMicrosPerWrite: Double
     }
 
-    private let server: Process
+    private let server: SpawnedProcess
     private let benchmark: String
     private let cli: String
     private let port: Int
@@ -48,16 +49,13 @@ final class RedisReference {
     private static func start(
         _ server: String, benchmark: String, cli: String, port: Int, directory: String, clients: Int, seconds: Double
     ) async throws -> RedisReference? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: server)
-        process.arguments = [
-            "--port", "\(port)", "--bind", "127.0.0.1", "--dir", directory, "--daemonize", "no",
-            "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--logfile", directory + "/redis.log",
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try runUnblocked(process)
+        let process = try SpawnedProcess.spawn(
+            server,
+            [
+                "--port", "\(port)", "--bind", "127.0.0.1", "--dir", directory, "--daemonize", "no",
+                "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--logfile", directory + "/redis.log",
+            ]
+        )
         let reference = RedisReference(server: process, benchmark: benchmark, cli: cli, port: port, clients: clients, seconds: seconds)
         let deadline = ContinuousClock.now + .seconds(10)
         while true {
@@ -73,7 +71,7 @@ final class RedisReference {
         return reference
     }
 
-    private init(server: Process, benchmark: String, cli: String, port: Int, clients: Int, seconds: Double) {
+    private init(server: SpawnedProcess, benchmark: String, cli: String, port: Int, clients: Int, seconds: Double) {
         self.server = server
         self.benchmark = benchmark
         self.cli = cli
@@ -85,7 +83,7 @@ final class RedisReference {
 
     /// One redis-benchmark run of about `seconds`.
     func run() async throws -> Outcome {
-        let pid = server.processIdentifier
+        let pid = server.pid
         guard let before = ProcStat.read(pid) else { throw BenchFailure("redis-server (pid \(pid)) has exited") }
         let output = try await ChildTool.run(
             benchmark, ["-p", "\(port)", "-t", "set", "-c", "\(clients)", "-d", "120", "-n", "\(requests)", "-r", "1000000", "--csv"],
@@ -111,11 +109,11 @@ final class RedisReference {
 
     /// Stops the server (SIGTERM, then SIGKILL after 5 s).
     func stop() {
-        guard server.isRunning else { return }
-        server.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while server.isRunning, Date() < deadline { usleep(10_000) }
-        if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+        server.send(signal: SIGTERM)
+        if server.waitForEndBlocking(timeout: .seconds(5)) == nil {
+            server.send(signal: SIGKILL)
+            server.waitForEndBlocking(timeout: .seconds(5))
+        }
     }
 
     deinit { stop() }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchmarkSupport
+import ChildProcess
 import Domain
 import Foundation
 import Persistence
@@ -68,16 +69,15 @@ struct StartupCommand: AsyncParsableCommand {
     }
 
     private func measureStart(_ start: Int, executable: String, directory: String) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--data-dir", directory, "--port-base", "0", "--log-level", "warning"]
-        process.standardOutput = FileHandle.nullDevice
         let launched = ContinuousClock.now
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let endpoints = try await waitForEndpoints(directory: directory, pid: process.processIdentifier)
+        // svcd's warnings go to this terminal, between the lines of the report.
+        let process = try SpawnedProcess.spawn(
+            executable, ["--data-dir", directory, "--port-base", "0", "--log-level", "warning"], stdout: .discarded, stderr: .inherited
+        )
+        defer { process.send(signal: SIGTERM) }
+        let endpoints = try await waitForEndpoints(directory: directory, pid: process.pid)
         let ready = ContinuousClock.now - launched
-        let readyRSS = residentMebibytes(pid: process.processIdentifier)
+        let readyRSS = residentMebibytes(pid: process.pid)
         print("")
         print("start \(start): ready after \(ready), RSS \(format(readyRSS)) MiB")
 
@@ -100,11 +100,19 @@ struct StartupCommand: AsyncParsableCommand {
             let (micros, summary) = try await onThread { try Self.probe(address: address, params: params, times: 21) }
             print(pad(label, 46) + pad(String(format: "%.0f", percentile(micros, 50)), 10) + pad(String(format: "%.0f", micros.max() ?? 0), 10) + summary)
         }
-        print("RSS after the queries: \(format(residentMebibytes(pid: process.processIdentifier))) MiB")
+        print("RSS after the queries: \(format(residentMebibytes(pid: process.pid))) MiB")
         let stopping = ContinuousClock.now
-        process.terminate()
-        process.waitUntilExit()
-        print("SIGTERM → exit \(process.terminationStatus) after \(ContinuousClock.now - stopping)")
+        process.send(signal: SIGTERM)
+        switch await process.waitForEnd(timeout: .seconds(120)) {
+        case .exited(let status)?:
+            print("SIGTERM → exit \(status) after \(ContinuousClock.now - stopping)")
+        case .signalled(let signal)?:
+            print("SIGTERM → ended by signal \(signal) after \(ContinuousClock.now - stopping)")
+        case nil:
+            process.send(signal: SIGKILL)
+            await process.waitForEnd(timeout: .seconds(10))
+            throw BenchFailure("svcd \(process.pid) did not stop within 120 s of SIGTERM; killed")
+        }
     }
 
     private func waitForEndpoints(directory: String, pid: Int32) async throws -> [UseCaseName: String] {

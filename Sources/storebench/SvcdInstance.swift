@@ -1,28 +1,26 @@
+import ChildProcess
 import Foundation
 import Synchronization
 import WireContract
 import WireJSON
 
 /// One svcd child process on PostgreSQL, with ephemeral ports and its own data directory
-/// (keys and endpoints.json; the data is in the database). Its stderr goes to `svcd.log` in
-/// that directory.
+/// (keys and endpoints.json; the data is in the database). Its stdout and stderr are appended to
+/// `svcd.log` in that directory.
 final class SvcdInstance: Sendable {
-    // Foundation's Process is not Sendable; the lock makes every use of it exclusive.
-    private let process: Mutex<Process>
-    /// The child's process id.
-    let pid: Int32
+    private let process: SpawnedProcess
     /// svcd's data directory.
     let dataDirectory: String
     /// Use case name → its address, from endpoints.json once svcd is ready.
     private let useCases = Mutex<[UseCaseName: String]>([:])
 
-    private init(process: sending Process, pid: Int32, dataDirectory: String) {
-        self.process = Mutex(process)
-        self.pid = pid
+    private init(process: SpawnedProcess, dataDirectory: String) {
+        self.process = process
         self.dataDirectory = dataDirectory
     }
 
-    private var isRunning: Bool { process.withLock { $0.isRunning } }
+    /// The child's process id.
+    var pid: Int32 { process.pid }
 
     /// Starts `executable --store postgres --database-url URL --port-base 0 --data-dir DIR
     /// --seed-sample --log-level warning` plus `arguments`, and waits until its endpoints.json
@@ -33,31 +31,21 @@ final class SvcdInstance: Sendable {
     ) async throws -> SvcdInstance {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let logPath = dataDirectory + "/svcd.log"
-        if !FileManager.default.fileExists(atPath: logPath) {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        }
-        guard let log = FileHandle(forWritingAtPath: logPath) else { throw BenchFailure("cannot write \(logPath)") }
-        log.seekToEndOfFile()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
-            "--store", "postgres", "--database-url", databaseURL, "--port-base", "0", "--data-dir", dataDirectory,
-            "--seed-sample", "--log-level", "warning",
-        ] + arguments
-        process.environment = ChildTool.cleanEnvironment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
-        try runUnblocked(process)
-        try? log.close()
-        let pid = process.processIdentifier
-        started(pid)
-        let instance = SvcdInstance(process: process, pid: pid, dataDirectory: dataDirectory)
+        let process = try SpawnedProcess.spawn(
+            executable,
+            [
+                "--store", "postgres", "--database-url", databaseURL, "--port-base", "0", "--data-dir", dataDirectory,
+                "--seed-sample", "--log-level", "warning",
+            ] + arguments,
+            environment: ChildTool.cleanEnvironment, stdout: .file(logPath), stderr: .file(logPath)
+        )
+        started(process.pid)
+        let instance = SvcdInstance(process: process, dataDirectory: dataDirectory)
         do {
             let found = try await instance.waitForEndpoints()
             instance.useCases.withLock { $0 = found }
         } catch {
-            _ = kill(pid, SIGKILL)
+            process.send(signal: SIGKILL)
             let tail = ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").suffix(20).joined(separator: "\n")
             throw BenchFailure("svcd (\(dataDirectory)) did not start: \(error)\n\(tail)")
         }
@@ -73,20 +61,15 @@ final class SvcdInstance: Sendable {
     /// SIGTERM (svcd answers what is in flight, closes its pool and exits), then waits for the
     /// exit; SIGKILL after `patience`.
     func stop(patience: Duration = .seconds(20)) async {
-        _ = kill(pid, SIGTERM)
-        let deadline = ContinuousClock.now.advanced(by: patience)
-        while isRunning {
-            if ContinuousClock.now > deadline {
-                _ = kill(pid, SIGKILL)
-                FileHandle.standardError.write(Data("storebench: svcd \(pid) did not stop within \(patience); killed\n".utf8))
-                break
-            }
-            try? await Task.sleep(for: .milliseconds(10))
+        process.send(signal: SIGTERM)
+        if await process.waitForEnd(timeout: patience) == nil {
+            process.send(signal: SIGKILL)
+            FileHandle.standardError.write(Data("storebench: svcd \(pid) did not stop within \(patience); killed\n".utf8))
         }
     }
 
     private func waitForEndpoints() async throws -> [UseCaseName: String] {
-        switch try await EndpointsFile.wait(in: dataDirectory, writtenBy: pid, timeout: .seconds(120), isRunning: { isRunning }) {
+        switch try await EndpointsFile.wait(in: dataDirectory, writtenBy: pid, timeout: .seconds(120), isRunning: { process.isRunning }) {
         case .written(let file): return file.useCases
         case .processEnded: throw BenchFailure("svcd exited")
         case .timedOut: throw BenchFailure("no \(EndpointsFile.fileName) naming pid \(pid) within 120 s")

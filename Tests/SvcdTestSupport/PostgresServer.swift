@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 #if canImport(Glibc)
@@ -193,9 +194,10 @@ public final class PostgresServer: Sendable {
         throw ChildFailure("\(relative) not found (set PGDEV_SCRIPT); looked at: \(searched.joined(separator: ", "))")
     }
 
-    /// Runs a tool to completion, its output captured through files. Waits on the process's
-    /// termination handler, not a cooperative thread, and ignores task cancellation (stopping
-    /// a server must finish even in a cancelled test); kills the tool after `timeout`.
+    /// Runs a tool to completion, its output captured through files. Waits by polling how it
+    /// ended (``SpawnedProcess/waitForEnd(timeout:)``: the task sleeps, no cooperative thread is
+    /// blocked), also in a cancelled task (stopping a server must finish even in a cancelled
+    /// test); kills the tool after `timeout`.
     /// `environment` is added to this process's, minus the caller's libpq (`PG…`) settings.
     private static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], timeout: Duration
@@ -214,9 +216,8 @@ public final class PostgresServer: Sendable {
             !key.hasPrefix("PG") || key.hasPrefix("PGDEV_")
         }
         inherited.merge(environment) { _, new in new }
-        let process = try SpawnedProcess.spawn(executable, arguments, environment: inherited, stdout: outPath, stderr: errPath)
-        let (seconds, attoseconds) = timeout.components
-        var ending = await process.waitForEnd(timeout: Double(seconds) + Double(attoseconds) / 1e18)
+        let process = try SpawnedProcess.spawn(executable, arguments, environment: inherited, stdout: .file(outPath), stderr: .file(errPath))
+        var ending = await process.waitForEnd(timeout: timeout)
         if ending == nil {
             process.send(signal: SIGKILL)
             ending = await process.waitForEnd(timeout: 30)

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Synchronization
 import Testing
@@ -131,7 +132,7 @@ public final class SvcdChild: Sendable {
         let process = try SpawnedProcess.spawn(
             try ExecutableLocator.svcd(),
             ["--port-base", String(portBase), "--data-dir", dataDirectory] + (seed ? ["--seed-sample"] : []) + arguments,
-            stderr: stderrPath
+            stderr: .file(stderrPath)
         )
         return SvcdChild(process: process, dataDirectory: dataDirectory, stderrPath: stderrPath, ownedDirectory: existing == nil ? directory.path : nil)
     }
@@ -159,18 +160,12 @@ public final class SvcdChild: Sendable {
 
     /// Sends a signal to the child.
     public func send(signal: Int32) {
-        if isRunning { _ = kill(pid, signal) }
+        process.send(signal: signal)
     }
 
     /// Polls until the child has exited or `seconds` pass; returns whether it exited.
     public func waitForExit(timeout seconds: Double) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
-        while isRunning {
-            if clock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return true
+        await process.waitForEnd(timeout: seconds) != nil
     }
 
     /// Stops the child if it still runs: SIGTERM, then SIGKILL after a deadline; removes the

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ public func runTool(_ executable: String, _ arguments: [String], timeout seconds
     let errPath = directory.appendingPathComponent("err").path
     _ = files.createFile(atPath: outPath, contents: nil)
     _ = files.createFile(atPath: errPath, contents: nil)
-    let process = try SpawnedProcess.spawn(executable, arguments, stdout: outPath, stderr: errPath)
+    let process = try SpawnedProcess.spawn(executable, arguments, stdout: .file(outPath), stderr: .file(errPath))
     let ending = await process.waitForEnd(timeout: seconds)
     if ending == nil {
         process.send(signal: SIGTERM)

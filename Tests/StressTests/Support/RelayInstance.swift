@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import SvcdTestSupport
 import Synchronization
@@ -49,7 +50,7 @@ final class RelayInstance: Sendable {
             throw CocoaError(.fileWriteUnknown)
         }
         let upstreamFile = URL(fileURLWithPath: upstream.dataDirectory).appendingPathComponent("endpoints.json").path
-        let process = try SpawnedProcess.spawn("/usr/bin/env", ["python3", "-c", script, upstreamFile, dataDirectory], stderr: stderrPath)
+        let process = try SpawnedProcess.spawn("/usr/bin/env", ["python3", "-c", script, upstreamFile, dataDirectory], stderr: .file(stderrPath))
         let relay = RelayInstance(process: process, dataDirectory: dataDirectory)
         do {
             try await relay.waitUntilReady(stderrPath: stderrPath)

@@ -5,16 +5,23 @@ import Synchronization
 import Glibc
 #endif
 
-/// A child process started with `posix_spawn`, for the tests that launch svcd, svcctl,
-/// PostgreSQL's tools and scripts.
+/// A child process started with `posix_spawn`: the one way the repository starts one. The tests
+/// launch svcd, svcctl, PostgreSQL's tools and scripts with it; svcbench its svcd children;
+/// storebench svcd, redis-server, pgbench, psql and postgres-dev.sh.
 ///
 /// Not Foundation's `Process`: its `run()` on Linux (Swift 6.3.1) reads 256 bytes past a
 /// directory entry while it lists `/proc/self/fd` and crashes now and then (swift-corelibs-
-/// foundation PR 5472), more often the more descriptors the test process has open — and these
-/// tests hold many (ZeroMQ sockets, PostgreSQL connections). This one closes every descriptor
-/// above stderr in the child (`posix_spawn_file_actions_addclosefrom_np`), so a child never
-/// keeps a test's sockets alive, and clears the signal mask, so a child spawned from a thread
-/// that blocks signals still gets SIGTERM and SIGALRM.
+/// foundation PR 5472), more often the more descriptors the parent has open — and the tests and
+/// benchmarks hold many (ZeroMQ sockets, PostgreSQL connections). This one closes every
+/// descriptor above stderr in the child (`posix_spawn_file_actions_addclosefrom_np`), so a child
+/// never keeps its parent's sockets alive, and clears the signal mask and resets SIGTERM, SIGINT
+/// and a few others to their default action: a child spawned from a thread that blocks signals
+/// (the cooperative pool's and Dispatch's threads block nearly all), or from a process that
+/// ignores SIGINT and SIGTERM to catch them with a dispatch source, still gets SIGTERM and
+/// SIGALRM (pgbench's `-T` alarm).
+///
+/// The child is reaped when ``ended`` (or ``isRunning``, or a wait) finds it has ended; nothing
+/// reaps it in the background.
 public final class SpawnedProcess: Sendable {
     /// How a child ended.
     public enum Ending: Sendable, Hashable {
@@ -22,6 +29,16 @@ public final class SpawnedProcess: Sendable {
         case exited(Int32)
         /// A signal ended it.
         case signalled(Int32)
+    }
+
+    /// Where a child's stdout or stderr goes.
+    public enum Output: Sendable, Hashable {
+        /// /dev/null.
+        case discarded
+        /// The file at this path, appended to (created with mode 0644 if missing).
+        case file(String)
+        /// This process's own stdout or stderr, shared with the child.
+        case inherited
     }
 
     /// The child's process id.
@@ -32,19 +49,26 @@ public final class SpawnedProcess: Sendable {
         self.pid = pid
     }
 
-    /// Starts `executable` with `arguments`; stdin is /dev/null, stdout and stderr go to the
-    /// files at those paths (appended; /dev/null when `nil`). `environment` replaces the
-    /// inherited one when given.
+    /// Starts `executable` (a path; PATH is not searched) with `arguments`; stdin is /dev/null.
+    /// `environment` replaces the inherited one when given. When `stdout` and `stderr` name the
+    /// same file, both streams share one open file (stderr is a duplicate of stdout), so their
+    /// lines interleave in the order they were written.
+    ///
+    /// - Throws: ``SpawnFailure`` when the child cannot be started (no such executable, say).
     public static func spawn(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-        stdout: String? = nil, stderr: String? = nil
+        stdout: Output = .discarded, stderr: Output = .discarded
     ) throws -> SpawnedProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        redirect(1, to: stdout, &actions)
+        if case .file = stderr, stderr == stdout {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            redirect(2, to: stderr, &actions)
+        }
         closeFrom(3, &actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -69,9 +93,21 @@ public final class SpawnedProcess: Sendable {
             }
         }
         guard result == 0 else {
-            throw ChildFailure("cannot start \(executable): \(String(cString: strerror(result)))")
+            throw SpawnFailure(executable: executable, code: result)
         }
         return SpawnedProcess(pid: pid)
+    }
+
+    /// Has the child's descriptor `fd` go to `output`.
+    private static func redirect(_ fd: Int32, to output: Output, _ actions: inout posix_spawn_file_actions_t) {
+        switch output {
+        case .discarded:
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+        case .file(let path):
+            posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        case .inherited:
+            break
+        }
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
@@ -117,21 +153,42 @@ public final class SpawnedProcess: Sendable {
         if isRunning { _ = kill(pid, signal) }
     }
 
-    /// Polls until the child has ended or `seconds` pass; returns how it ended, `nil` if it
-    /// still runs.
+    /// Polls (every 10 ms, sleeping the task, never blocking a thread) until the child has ended
+    /// or `timeout` passes; returns how it ended, `nil` if it still runs. A cancelled task waits
+    /// all the same, so cleanup that stops a child still sees it go.
     @discardableResult
-    public func waitForEnd(timeout seconds: Double) async -> Ending? {
+    public func waitForEnd(timeout: Duration) async -> Ending? {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+        let deadline = clock.now.advanced(by: timeout)
         while true {
             if let ended { return ended }
             if clock.now >= deadline { return nil }
             if Task.isCancelled {
-                // Cleanup waits too: a cancelled task's own sleep would return at once and spin.
+                // A cancelled task's own sleep would return at once and spin.
                 await Task.detached { try? await Task.sleep(for: .milliseconds(10)) }.value
             } else {
                 try? await Task.sleep(for: .milliseconds(10))
             }
+        }
+    }
+
+    /// The same wait as ``waitForEnd(timeout:)`` with a `Duration`, the timeout in seconds.
+    @discardableResult
+    public func waitForEnd(timeout seconds: Double) async -> Ending? {
+        await waitForEnd(timeout: .milliseconds(Int(seconds * 1000)))
+    }
+
+    /// Blocks the calling thread, polling every 10 ms, until the child has ended or `timeout`
+    /// passes; returns how it ended, `nil` if it still runs. For synchronous cleanup (a
+    /// `deinit`, a signal handler's Dispatch queue), not for the cooperative pool.
+    @discardableResult
+    public func waitForEndBlocking(timeout: Duration) -> Ending? {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            if let ended { return ended }
+            if clock.now >= deadline { return nil }
+            usleep(10_000)
         }
     }
 }
