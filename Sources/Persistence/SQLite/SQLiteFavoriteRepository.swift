@@ -11,8 +11,9 @@ import Synchronization
 /// a time in commit order, before the write's caller resumes; so concurrent saves and removes
 /// leave it as the database has it, and a read after an `ok` sees the write. Because those steps
 /// run on GRDB's writer queue, not on this actor, the copy is behind a lock of its own rather
-/// than actor state. (svcd holds a lock on its data directory, so no other process writes this
-/// store.)
+/// than actor state, and every method is `nonisolated(nonsending)`: a call runs on its caller's
+/// executor without a switch to this actor and back. (svcd holds a lock on its data directory,
+/// so no other process writes this store.)
 public actor SQLiteFavoriteRepository: FavoriteRepository {
     private let store: SQLiteStore
     /// The restaurants each user saved, as of the last commit.
@@ -32,7 +33,7 @@ public actor SQLiteFavoriteRepository: FavoriteRepository {
     }
 
     /// Adds the favorite unless present or the user has `limit` already; returns once durable.
-    public func add(_ favorite: Favorite, limit: Int, claim: IdempotencyClaim?) async throws -> FavoriteAddOutcome {
+    public nonisolated(nonsending) func add(_ favorite: Favorite, limit: Int, claim: IdempotencyClaim?) async throws -> FavoriteAddOutcome {
         let record = FavoriteRecord(favorite)
         return try await store.write(boundTo: claim, { db in
             let count = try db.integer("SELECT count(*) FROM favorites WHERE user_id = ?", [favorite.userId.rawValue])
@@ -49,7 +50,7 @@ public actor SQLiteFavoriteRepository: FavoriteRepository {
     }
 
     /// Removes the favorite if present; returns the count afterwards, once durable.
-    public func remove(userId: UserID, restaurantId: RestaurantID, claim: IdempotencyClaim?) async throws -> Int {
+    public nonisolated(nonsending) func remove(userId: UserID, restaurantId: RestaurantID, claim: IdempotencyClaim?) async throws -> Int {
         try await store.write(boundTo: claim, { db in
             try db.run("DELETE FROM favorites WHERE user_id = ? AND restaurant_id = ?", [userId.rawValue, restaurantId.rawValue])
             let count = try db.integer("SELECT count(*) FROM favorites WHERE user_id = ?", [userId.rawValue])
@@ -60,7 +61,7 @@ public actor SQLiteFavoriteRepository: FavoriteRepository {
     }
 
     /// The user's favorites, newest saved first (equal times: the later save first).
-    public func favorites(of userId: UserID) async throws -> [Favorite] {
+    public nonisolated(nonsending) func favorites(of userId: UserID) async throws -> [Favorite] {
         try await store.read { db in
             try db.records(
                 FavoriteRecord.self, "SELECT \(FavoriteRecord.selection) FROM favorites WHERE user_id = ? ORDER BY saved_at DESC, number DESC",

@@ -3,6 +3,10 @@ import GRDB
 
 /// Menu items and their stock in SQLite. A restock is one conditional increment in a write
 /// transaction; orders, which take stock, are ``SQLiteOrderRepository``'s, on the same store.
+///
+/// It holds no state of its own (the database does), so every method is
+/// `nonisolated(nonsending)`: a call runs on its caller's executor, without a switch to this
+/// actor and back.
 public actor SQLiteMenuRepository: MenuRepository {
     private let store: SQLiteStore
 
@@ -12,7 +16,7 @@ public actor SQLiteMenuRepository: MenuRepository {
     }
 
     /// Stores a new item; returns once durable.
-    public func insert(_ item: MenuItem, claim: IdempotencyClaim?) async throws {
+    public nonisolated(nonsending) func insert(_ item: MenuItem, claim: IdempotencyClaim?) async throws {
         let record = MenuItemRecord(item)
         try await store.write(boundTo: claim) { db in
             try db.insert(record)
@@ -21,21 +25,21 @@ public actor SQLiteMenuRepository: MenuRepository {
     }
 
     /// The item with this id.
-    public func item(id: MenuItemID) async throws -> MenuItem? {
+    public nonisolated(nonsending) func item(id: MenuItemID) async throws -> MenuItem? {
         try await store.read { db in
             try db.record(MenuItemRecord.self, Self.selectItem, [id.rawValue])?.item()
         }
     }
 
     /// The items with these ids, in the order given; unknown ids are skipped.
-    public func items(ids: [MenuItemID]) async throws -> [MenuItem] {
+    public nonisolated(nonsending) func items(ids: [MenuItemID]) async throws -> [MenuItem] {
         try await store.read { db in
             try ids.compactMap { id in try db.record(MenuItemRecord.self, Self.selectItem, [id.rawValue])?.item() }
         }
     }
 
     /// A restaurant's items by name (byte-wise), then id.
-    public func menu(of restaurantId: RestaurantID) async throws -> [MenuItem] {
+    public nonisolated(nonsending) func menu(of restaurantId: RestaurantID) async throws -> [MenuItem] {
         try await store.read { db in
             try db.records(
                 MenuItemRecord.self, "SELECT \(MenuItemRecord.selection) FROM menu_items WHERE restaurant_id = ? ORDER BY name, id",
@@ -46,7 +50,7 @@ public actor SQLiteMenuRepository: MenuRepository {
 
     /// Adds to an item's stock unless that would take it past `maximumStock` (a conditional
     /// update); returns once durable.
-    public func restock(itemId: MenuItemID, quantity: Int, maximumStock: Int, claim: IdempotencyClaim?) async throws -> RestockOutcome {
+    public nonisolated(nonsending) func restock(itemId: MenuItemID, quantity: Int, maximumStock: Int, claim: IdempotencyClaim?) async throws -> RestockOutcome {
         try await store.write(boundTo: claim) { db in
             try db.run(
                 "UPDATE menu_items SET stock = stock + :quantity WHERE id = :id AND stock <= :maximum - :quantity",

@@ -4,6 +4,10 @@ import GRDB
 /// Orders in SQLite. Placing one checks and takes the stock of every line and stores the order
 /// in one write transaction on the store the menu items are in (all or nothing); the
 /// `stock >= 0` CHECK constraint is a last line of defence that no code path relies on.
+///
+/// It holds no state of its own (the database does), so every method is
+/// `nonisolated(nonsending)`: a call runs on its caller's executor, without a switch to this
+/// actor and back.
 public actor SQLiteOrderRepository: OrderRepository {
     private let store: SQLiteStore
 
@@ -13,7 +17,7 @@ public actor SQLiteOrderRepository: OrderRepository {
     }
 
     /// Takes every line's stock and stores the order, or changes nothing; returns once durable.
-    public func place(_ order: Order, claim: IdempotencyClaim?) async throws -> OrderPlacementOutcome {
+    public nonisolated(nonsending) func place(_ order: Order, claim: IdempotencyClaim?) async throws -> OrderPlacementOutcome {
         let record = OrderRecord(order), lines = OrderLineRecord.lines(of: order)
         return try await store.write(boundTo: claim) { db in
             for line in order.lines {
@@ -39,7 +43,7 @@ public actor SQLiteOrderRepository: OrderRepository {
     }
 
     /// The order with this id.
-    public func order(id: OrderID) async throws -> Order? {
+    public nonisolated(nonsending) func order(id: OrderID) async throws -> Order? {
         try await store.read { db in
             let records = try db.records(OrderRecord.self, "SELECT \(OrderRecord.selection) FROM orders WHERE id = ?", [id.rawValue])
             return try Self.orders(records, db).first
@@ -47,7 +51,7 @@ public actor SQLiteOrderRepository: OrderRepository {
     }
 
     /// A user's orders, newest first, strictly after `after`.
-    public func orders(of userId: UserID, after: RecencyKey<Order>?, limit: Int) async throws -> [Order] {
+    public nonisolated(nonsending) func orders(of userId: UserID, after: RecencyKey<Order>?, limit: Int) async throws -> [Order] {
         try await store.read { db in
             let rows = try db.newestFirst(OrderRecord.selection, from: "orders", where: "user_id = ?", [userId.rawValue], after: after, limit: limit)
             return try Self.orders(rows.map(OrderRecord.init(row:)), db)

@@ -1,19 +1,32 @@
 import Domain
 import GRDB
+import Synchronization
 
-/// Restaurants and reviews in SQLite, with every restaurant also held by this actor for the
-/// hot by-id reads (GetRestaurant, favorites, listings resolve ids through it).
+/// Restaurants and reviews in SQLite, with every restaurant also held in memory for the hot
+/// by-id reads (GetRestaurant, favorites, listings resolve ids through it).
 ///
 /// A review and its restaurant's rating totals are written in one write transaction, so the
-/// rating is always the mean of the stored reviews, across connections and processes. The
-/// actor's copy only ever moves forward: a restaurant is replaced only by one with more
-/// reviews, so late-arriving results of concurrent reviews cannot roll it back.
+/// rating is always the mean of the stored reviews, across connections and processes. The held
+/// copy only ever moves forward: a restaurant is replaced only by one with more reviews, so
+/// late-arriving results of concurrent reviews cannot roll it back. Writes change it in their
+/// `committed` step, which the group committer runs right after the commit, in commit order,
+/// before the writer's caller resumes: a read after an `ok` sees the write.
+///
+/// Because those steps run on GRDB's writer queue, the copy is behind a lock of its own rather
+/// than actor state, and every method is `nonisolated(nonsending)`: it runs on its caller's
+/// executor without a switch to this actor and back. A GetRestaurant on an endpoint's socket
+/// thread then never leaves that thread (two queued jobs fewer per request).
 ///
 /// Listings and search run in SQL over indexes and return ids, which are then resolved here.
 public actor SQLiteRestaurantRepository: RestaurantRepository {
     private let store: SQLiteStore
-    private var restaurantsById: [RestaurantID: Restaurant]
-    private var shortText = ShortTextIndex()
+    private let held: Mutex<Held>
+
+    /// Every restaurant by id, and the index of short name and cuisine texts over them.
+    private struct Held {
+        var restaurantsById: [RestaurantID: Restaurant]
+        var shortText: ShortTextIndex
+    }
 
     /// Restaurants of `store`, loading every restaurant into memory first.
     public init(store: SQLiteStore) async throws {
@@ -29,40 +42,37 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
             }
             return (restaurants, index)
         }
-        restaurantsById = loaded
-        shortText = index
+        held = Mutex(Held(restaurantsById: loaded, shortText: index))
     }
 
-    /// How many restaurants this actor holds.
-    public var count: Int { restaurantsById.count }
+    /// How many restaurants are held.
+    public var count: Int { held.withLock { $0.restaurantsById.count } }
 
     /// Stores a new restaurant; returns once durable.
-    public func insert(_ restaurant: Restaurant, claim: IdempotencyClaim?) async throws {
+    public nonisolated(nonsending) func insert(_ restaurant: Restaurant, claim: IdempotencyClaim?) async throws {
         let record = RestaurantRecord(restaurant)
-        try await store.write(boundTo: claim) { db in
+        try await store.write(boundTo: claim, { db in
             try db.insert(record)
             try db.insert(RestaurantSearchRecord(record, rowid: db.lastInsertedRowID))
             return ((), .restaurant(restaurant))
-        }
-        remember(restaurant)
+        }, committed: { _ in self.remember(restaurant) })
     }
 
     /// The restaurant with this id.
-    public func restaurant(id: RestaurantID) async throws -> Restaurant? {
-        if let restaurant = restaurantsById[id] { return restaurant }
+    public nonisolated(nonsending) func restaurant(id: RestaurantID) async throws -> Restaurant? {
+        if let restaurant = held.withLock({ $0.restaurantsById[id] }) { return restaurant }
         // Not held: created by another process on the same store, or unknown.
         guard let stored = try await fetch([id]).first else { return nil }
-        remember(stored)
-        return restaurantsById[id]
+        return remember(stored)
     }
 
     /// The restaurants with these ids, in the order given; unknown ids are skipped.
-    public func restaurants(ids: [RestaurantID]) async throws -> [Restaurant] {
-        let missing = ids.filter { restaurantsById[$0] == nil }
+    public nonisolated(nonsending) func restaurants(ids: [RestaurantID]) async throws -> [Restaurant] {
+        let missing = held.withLock { held in ids.filter { held.restaurantsById[$0] == nil } }
         if !missing.isEmpty {
             for restaurant in try await fetch(missing) { remember(restaurant) }
         }
-        return ids.compactMap { restaurantsById[$0] }
+        return held.withLock { held in ids.compactMap { held.restaurantsById[$0] } }
     }
 
     /// Restaurants matching `query`, in rank order, strictly after `after`.
@@ -75,14 +85,17 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     /// A held restaurant whose rating differs from the row's was reviewed through another
     /// connection (another process on the same file): it is read again first, so the listing
     /// filters and shows the rating it was ranked by.
-    public func list(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int) async throws -> [Restaurant] {
+    public nonisolated(nonsending) func list(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int) async throws -> [Restaurant] {
         // Texts of one or two scalars are too short for the trigram index. Rare ones are
         // answered from the short-text index; common ones by walking the rank index in SQL, which
         // meets `limit` matches after about limit ÷ (share of matching rows) rows.
-        if let text = query.text.map(RestaurantRecord.searchKey), let count = shortText.count(containing: text),
-           count <= max(1_000, restaurantsById.count / 20)
-        {
-            var matching = shortText.restaurants(containing: text).compactMap { restaurantsById[$0] }.filter(query.matches)
+        let rare: [Restaurant]? = query.text.map(RestaurantRecord.searchKey).flatMap { text in
+            held.withLock { held in
+                guard let count = held.shortText.count(containing: text), count <= max(1_000, held.restaurantsById.count / 20) else { return nil }
+                return held.shortText.restaurants(containing: text).compactMap { held.restaurantsById[$0] }
+            }
+        }
+        if var matching = rare?.filter(query.matches) {
             if let after { matching.removeAll { !after.precedes(RestaurantRankKey($0)) } }
             matching.sort { RestaurantRankKey($0).precedes(RestaurantRankKey($1)) }
             return Array(matching.prefix(limit))
@@ -92,7 +105,7 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
         while matching.count < limit {
             let wanted = limit - matching.count
             let keys = try await store.read { [position] db in try RestaurantListing(query: query, after: position, limit: wanted).ranked(db) }
-            let stale = keys.filter { key in restaurantsById[key.id].map { $0.rating != key.rating } ?? false }
+            let stale = held.withLock { held in keys.filter { key in held.restaurantsById[key.id].map { $0.rating != key.rating } ?? false } }
             if !stale.isEmpty {
                 for restaurant in try await fetch(stale.map(\.id)) { remember(restaurant) }
             }
@@ -104,7 +117,7 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     }
 
     /// Listed restaurants, newest first, strictly after `after`.
-    public func newest(after: RecencyKey<Restaurant>?, limit: Int) async throws -> [Restaurant] {
+    public nonisolated(nonsending) func newest(after: RecencyKey<Restaurant>?, limit: Int) async throws -> [Restaurant] {
         let ids = try await store.read { db in
             let rows = try db.newestFirst("id", from: "restaurants", where: "listed = 1", [], after: after, limit: limit)
             return try rows.map { RestaurantID(try $0.decode(atIndex: 0)) }
@@ -114,10 +127,10 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
 
     /// Stores the review and updates the rating totals in one transaction; returns the updated
     /// restaurant once durable, or `nil` (nothing stored) when the restaurant does not exist.
-    public func addReview(_ review: Review, claim: IdempotencyClaim?) async throws -> Restaurant? {
-        let held = restaurantsById[review.restaurantId]
+    public nonisolated(nonsending) func addReview(_ review: Review, claim: IdempotencyClaim?) async throws -> Restaurant? {
+        let held = self.held.withLock { $0.restaurantsById[review.restaurantId] }
         let reviewRecord = ReviewRecord(review)
-        let updated = try await store.write(boundTo: claim) { db -> (Restaurant?, WriteResult?) in
+        return try await store.write(boundTo: claim, { db -> (Restaurant?, WriteResult?) in
             guard let totals = try db.row("SELECT rating_total, review_count FROM restaurants WHERE id = ?", [review.restaurantId.rawValue]) else {
                 return (nil, nil)
             }
@@ -135,13 +148,13 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
             )
             try db.insert(reviewRecord)
             return (updated, .review(review, restaurantRating: updated.rating))
-        }
-        if let updated { remember(updated) }
-        return updated
+        }, committed: { updated in
+            if let updated { self.remember(updated) }
+        })
     }
 
     /// A restaurant's reviews, newest first, strictly after `after`.
-    public func reviews(of restaurantId: RestaurantID, after: RecencyKey<Review>?, limit: Int) async throws -> [Review] {
+    public nonisolated(nonsending) func reviews(of restaurantId: RestaurantID, after: RecencyKey<Review>?, limit: Int) async throws -> [Review] {
         try await store.read { db in
             let rows = try db.newestFirst(ReviewRecord.selection, from: "reviews", where: "restaurant_id = ?", [restaurantId.rawValue], after: after, limit: limit)
             return try rows.map { try ReviewRecord(row: $0).review() }
@@ -149,25 +162,34 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     }
 
     /// How many reviews of the restaurant are newer than `since`.
-    public func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) async throws -> Int {
+    public nonisolated(nonsending) func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) async throws -> Int {
         try await store.read { db in
             try db.integer("SELECT count(*) FROM reviews WHERE restaurant_id = ? AND created_at > ?", [restaurantId.rawValue, since.millisecondsSinceEpoch])
         }
     }
 
-    /// Keeps `restaurant` unless the held copy already counts as many reviews or more.
-    private func remember(_ restaurant: Restaurant) {
-        if restaurantsById[restaurant.id] == nil {
-            shortText.add(restaurant.id, keys: [RestaurantRecord.searchKey(restaurant.name), RestaurantRecord.searchKey(restaurant.cuisine)])
+    /// Keeps `restaurant` unless the held copy already counts as many reviews or more; returns
+    /// the copy held afterwards.
+    @discardableResult
+    private nonisolated func remember(_ restaurant: Restaurant) -> Restaurant {
+        // The search keys are computed outside the lock; they are needed only for a new id.
+        let isNew = held.withLock { $0.restaurantsById[restaurant.id] == nil }
+        let keys = isNew ? [RestaurantRecord.searchKey(restaurant.name), RestaurantRecord.searchKey(restaurant.cuisine)] : []
+        return held.withLock { held in
+            if let kept = held.restaurantsById[restaurant.id] {
+                if kept.reviewCount >= restaurant.reviewCount { return kept }
+            } else {
+                held.shortText.add(restaurant.id, keys: keys)
+            }
+            held.restaurantsById[restaurant.id] = restaurant
+            return restaurant
         }
-        if let held = restaurantsById[restaurant.id], held.reviewCount >= restaurant.reviewCount { return }
-        restaurantsById[restaurant.id] = restaurant
     }
 
     /// A restaurant by id.
     private static let selectRestaurant = "SELECT \(RestaurantRecord.selection) FROM restaurants WHERE id = ?"
 
-    private func fetch(_ ids: [RestaurantID]) async throws -> [Restaurant] {
+    private nonisolated(nonsending) func fetch(_ ids: [RestaurantID]) async throws -> [Restaurant] {
         try await store.read { db in
             try ids.compactMap { id in
                 try db.record(RestaurantRecord.self, Self.selectRestaurant, [id.rawValue])?.restaurant()
