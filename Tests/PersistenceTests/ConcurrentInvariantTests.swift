@@ -164,9 +164,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func racingEmailChangesToOneAddressLeaveItUnique(_ backend: Backend) async throws {
         let world = try await World.open(backend)
-        var userIds: [UserID] = []
-        for index in 0..<200 { userIds.append(try await world.makeUser(name: "U\(index)").id) }
-        let ids = userIds
+        let ids = try await world.makeUsers(200)
         let outcomes = await race(ids.count) { index in
             _ = try await world.updateUserProfile.execute(.init(userId: ids[index], email: index.isMultiple(of: 2) ? "taken@example.com" : "TAKEN@example.com"))
         }
@@ -178,9 +176,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func registrationAndEmailChangeRacingForOneAddressLeaveOneHolder(_ backend: Backend) async throws {
         let world = try await World.open(backend)
-        var userIds: [UserID] = []
-        for index in 0..<100 { userIds.append(try await world.makeUser(name: "U\(index)").id) }
-        let ids = userIds
+        let ids = try await world.makeUsers(100)
         let outcomes = await race(200) { index in
             if index < 100 {
                 _ = try await world.updateUserProfile.execute(.init(userId: ids[index], email: "Contested@example.com"))
@@ -218,9 +214,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func racingRegistrationsAndProfileUpdatesLeaveTheHeldUsersAsStored(_ backend: Backend) async throws {
         let world = try await World.open(backend)
-        var userIds: [UserID] = []
-        for index in 0..<8 { userIds.append(try await world.makeUser(name: "U\(index)").id) }
-        let ids = userIds
+        let ids = try await world.makeUsers(8)
         let outcomes = await race(400) { index in
             if index.isMultiple(of: 4) {
                 _ = try await world.registerUser.execute(.init(name: "New \(index)", email: "new\(index)@example.com"))

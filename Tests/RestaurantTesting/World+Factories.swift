@@ -10,6 +10,14 @@ extension World {
         return try await registerUser.execute(.init(name: name, email: address))
     }
 
+    /// Registers `count` active users named `U0`, `U1`, …, one after another; their ids in that
+    /// order.
+    public func makeUsers(_ count: Int) async throws -> [UserID] {
+        var ids: [UserID] = []
+        for index in 0..<count { ids.append(try await makeUser(name: "U\(index)").id) }
+        return ids
+    }
+
     /// Registers a user and deactivates them.
     public func makeInactiveUser(name: String = "Gone User") async throws -> User {
         let user = try await makeUser(name: name)
