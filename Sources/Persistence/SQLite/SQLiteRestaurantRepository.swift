@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// Because those steps run on GRDB's writer queue, the copy is behind a lock of its own rather
 /// than actor state, and every method but ``list(_:after:limit:)`` is `nonisolated(nonsending)`:
-/// it runs on its caller's executor without a switch to this actor and back. A GetRestaurant on an endpoint's socket
-/// thread then never leaves that thread (two queued jobs fewer per request).
+/// it runs on its caller's executor without a switch to this actor and back. A GetRestaurant on
+/// an endpoint's socket thread then never leaves that thread (two queued jobs fewer per request).
 ///
 /// Listings and search run in SQL over indexes and return ids, which are then resolved here.
 public actor SQLiteRestaurantRepository: RestaurantRepository {
