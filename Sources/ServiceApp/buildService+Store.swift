@@ -59,6 +59,9 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
             logger.info("opened store", metadata: [
                 "kind": "postgres", "database": "\(url)", "migrationsApplied": "\(migrations.isEmpty ? "none" : migrations.joined(separator: ", "))",
             ])
+            for warning in try await postgres.durabilityWarnings() {
+                logger.warning("an ok may not survive a crash of the database", metadata: ["database": "\(url)", "reason": "\(warning)"])
+            }
         } catch {
             await postgres.close()
             throw StoreOpenFailure(description: "cannot open the PostgreSQL database \(url): \(error)", reachable: false)

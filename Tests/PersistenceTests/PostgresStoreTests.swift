@@ -134,6 +134,41 @@ import Testing
         }
     }
 
+    /// svcd's `ok` is as durable as the server makes a commit: settings that let a crash of the
+    /// server lose committed writes are named (svcd logs them at start-up).
+    @Test func serverSettingsThatCanLoseCommittedWritesAreNamed() async throws {
+        let server = try #require(PostgresSuite.current)
+        let url = try await server.createDatabase()
+        let database = URL(string: url)!.lastPathComponent
+        let warnings: @Sendable () async throws -> [String] = {
+            let store = try await PostgresSuite.openStore(url: url, connections: 1)
+            let warnings = try await store.durabilityWarnings()
+            await store.close()
+            return warnings
+        }
+        // The suite's server runs with fsync and synchronous_commit off (`postgres-dev.sh
+        // --no-sync`: its tests check rules, not durability).
+        let suiteServer = try await warnings()
+        #expect(suiteServer.count == 2, "\(suiteServer)")
+        #expect(suiteServer.first?.contains("fsync = off") == true && suiteServer.last?.contains("synchronous_commit is off") == true)
+        // Settings for svcd's database count: with synchronous_commit on (or `local`, which
+        // still flushes the commit on this server before it returns) only fsync is left.
+        for setting in ["on", "local"] {
+            _ = try await server.psql("ALTER DATABASE \(database) SET synchronous_commit = \(setting)")
+            let left = try await warnings()
+            #expect(left.count == 1 && left[0].contains("fsync = off"), "synchronous_commit = \(setting): \(left)")
+        }
+    }
+
+    @Test func aServerThatFlushesEveryCommitGivesNoDurabilityWarning() async throws {
+        try await withPostgres(fsync: true) { server in
+            let store = try await PostgresSuite.openStore(url: try await server.createDatabase(), connections: 1)
+            let warnings = try await store.durabilityWarnings()
+            await store.close()
+            #expect(warnings.isEmpty, "\(warnings)")
+        }
+    }
+
     @Test func registrationsWrittenTogetherAreEachAnsweredOnTheirOwnAlsoWhenTheServerRefusesTheirStatement() async throws {
         let server = try #require(PostgresSuite.current)
         let url = try await server.createDatabase()

@@ -211,6 +211,29 @@ public final class PostgresStore: Service, Sendable {
         }
     }
 
+    /// What in the server's settings lets an acknowledged write be lost when the database server
+    /// or its machine crashes, one sentence each; empty when every commit is flushed to disk
+    /// before it returns. Read as this service's sessions see them, so settings made for its
+    /// database or role count: `fsync = off` (nothing is flushed) and `synchronous_commit = off`
+    /// (a commit returns before its flush). svcd logs each as a warning at start-up; it does not
+    /// refuse to start, since a throwaway test server may run so on purpose.
+    public func durabilityWarnings() async throws -> [String] {
+        let settings = try await read { connection, logger in
+            try await connection.rows("SELECT current_setting('fsync'), current_setting('synchronous_commit')", logger) {
+                try $0.decode((String, String).self)
+            }
+        }
+        guard let (fsync, synchronousCommit) = settings.first else { return [] }
+        var warnings: [String] = []
+        if fsync == "off" {
+            warnings.append("the PostgreSQL server runs with fsync = off: its commits are not flushed to disk, and a crash of its machine can lose writes svcd acknowledged")
+        }
+        if synchronousCommit == "off" {
+            warnings.append("synchronous_commit is off for svcd's sessions: a commit returns before it is flushed, and a crash of the PostgreSQL server can lose writes svcd acknowledged")
+        }
+        return warnings
+    }
+
     /// Runs `body` while holding the seeding advisory lock (a session lock on a connection kept
     /// for the purpose), so that of several instances started at once with `--seed-sample` one
     /// seeds and the others, waiting here, find the store no longer empty. Waits as long as that
