@@ -26,38 +26,15 @@ struct ChildTool {
         ProcessInfo.processInfo.environment.filter { key, _ in !key.hasPrefix("PG") }
     }
 
-    /// Runs `executable` with `arguments` in ``cleanEnvironment``, waiting by polling how it
-    /// ended (``SpawnedProcess/waitForEnd(timeout:)``: the task sleeps, no cooperative thread is
-    /// blocked); kills it after `timeout`. `started` gets its process id once it runs (for
+    /// Runs `executable` with `arguments` in ``cleanEnvironment`` to completion
+    /// (``SpawnedProcess/run(_:_:environment:timeout:stopSignal:started:)``: no cooperative thread
+    /// is blocked); kills it after `timeout`. `started` gets its process id once it runs (for
     /// cleanup on Ctrl-C).
     static func run(
         _ executable: String, _ arguments: [String], timeout: Duration = .seconds(120),
         started: @Sendable (Int32) -> Void = { _ in }
     ) async throws -> Output {
-        let files = FileManager.default
-        let scratch = files.temporaryDirectory.appendingPathComponent("storebench-tool-\(UUID().uuidString)")
-        try files.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? files.removeItem(at: scratch) }
-        let outPath = scratch.appendingPathComponent("out").path
-        let errPath = scratch.appendingPathComponent("err").path
-        guard files.createFile(atPath: outPath, contents: nil), files.createFile(atPath: errPath, contents: nil)
-        else { throw BenchFailure("cannot create output files in \(scratch.path)") }
-
-        let process = try SpawnedProcess.spawn(
-            executable, arguments, environment: cleanEnvironment, stdout: .file(outPath), stderr: .file(errPath)
-        )
-        started(process.pid)
-        var ending = await process.waitForEnd(timeout: timeout)
-        if ending == nil {
-            process.send(signal: SIGKILL)
-            ending = await process.waitForEnd(timeout: .seconds(30))
-        }
-        var status: Int32?
-        if case .exited(let code)? = ending { status = code }
-        return Output(
-            status: status,
-            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        )
+        let completed = try await SpawnedProcess.run(executable, arguments, environment: cleanEnvironment, timeout: timeout, started: started)
+        return Output(status: completed.exitStatus, stdout: completed.stdout, stderr: completed.stderr)
     }
 }

@@ -109,11 +109,7 @@ final class RedisReference {
 
     /// Stops the server (SIGTERM, then SIGKILL after 5 s).
     func stop() {
-        server.send(signal: SIGTERM)
-        if server.waitForEndBlocking(timeout: .seconds(5)) == nil {
-            server.send(signal: SIGKILL)
-            server.waitForEndBlocking(timeout: .seconds(5))
-        }
+        server.stopBlocking(patience: .seconds(5))
     }
 
     deinit { stop() }

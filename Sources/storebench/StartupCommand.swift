@@ -102,16 +102,13 @@ struct StartupCommand: AsyncParsableCommand {
         }
         print("RSS after the queries: \(format(residentMebibytes(pid: process.pid))) MiB")
         let stopping = ContinuousClock.now
-        process.send(signal: SIGTERM)
-        switch await process.waitForEnd(timeout: .seconds(120)) {
-        case .exited(let status)?:
-            print("SIGTERM → exit \(status) after \(ContinuousClock.now - stopping)")
-        case .signalled(let signal)?:
-            print("SIGTERM → ended by signal \(signal) after \(ContinuousClock.now - stopping)")
-        case nil:
-            process.send(signal: SIGKILL)
-            await process.waitForEnd(timeout: .seconds(10))
+        let stopped = await process.stop(patience: .seconds(120))
+        guard !stopped.killed, let ending = stopped.ending else {
             throw BenchFailure("svcd \(process.pid) did not stop within 120 s of SIGTERM; killed")
+        }
+        switch ending {
+        case .exited(let status): print("SIGTERM → exit \(status) after \(ContinuousClock.now - stopping)")
+        case .signalled(let signal): print("SIGTERM → ended by signal \(signal) after \(ContinuousClock.now - stopping)")
         }
     }
 

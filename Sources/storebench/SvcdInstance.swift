@@ -61,9 +61,7 @@ final class SvcdInstance: Sendable {
     /// SIGTERM (svcd answers what is in flight, closes its pool and exits), then waits for the
     /// exit; SIGKILL after `patience`.
     func stop(patience: Duration = .seconds(20)) async {
-        process.send(signal: SIGTERM)
-        if await process.waitForEnd(timeout: patience) == nil {
-            process.send(signal: SIGKILL)
+        if await process.stop(patience: patience).killed {
             FileHandle.standardError.write(Data("storebench: svcd \(pid) did not stop within \(patience); killed\n".utf8))
         }
     }

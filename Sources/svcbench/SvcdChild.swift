@@ -48,19 +48,15 @@ final class SvcdChild: Sendable {
         case .timedOut:
             break
         }
-        process.send(signal: SIGKILL)
-        await process.waitForEnd(timeout: .seconds(10))
+        await process.stop(sending: SIGKILL, patience: .seconds(10))
         throw BenchError("svcd wrote no endpoints.json within 120 s; see \(logPath)")
     }
 
     /// SIGTERM, then waits for the exit (SIGKILL after 30 s), then removes the data directory
     /// and the log. Idempotent.
     func stop() async {
-        process.send(signal: SIGTERM)
-        if await process.waitForEnd(timeout: .seconds(30)) == nil {
+        if await process.stop(patience: .seconds(30)).killed {
             FileHandle.standardError.write(Data("svcbench: svcd \(pid) did not stop within 30 s; killed\n".utf8))
-            process.send(signal: SIGKILL)
-            await process.waitForEnd(timeout: .seconds(10))
         }
         try? FileManager.default.removeItem(atPath: dataDirectory)
         try? FileManager.default.removeItem(atPath: dataDirectory + ".log")

@@ -194,40 +194,20 @@ public final class PostgresServer: Sendable {
         throw ChildFailure("\(relative) not found (set PGDEV_SCRIPT); looked at: \(searched.joined(separator: ", "))")
     }
 
-    /// Runs a tool to completion, its output captured through files. Waits by polling how it
-    /// ended (``SpawnedProcess/waitForEnd(timeout:)``: the task sleeps, no cooperative thread is
-    /// blocked), also in a cancelled task (stopping a server must finish even in a cancelled
-    /// test); kills the tool after `timeout`.
+    /// Runs a tool to completion, its output captured through files
+    /// (``SpawnedProcess/run(_:_:environment:timeout:stopSignal:started:)``: the task polls, no
+    /// cooperative thread is blocked), also in a cancelled task (stopping a server must finish
+    /// even in a cancelled test); kills the tool after `timeout`.
     /// `environment` is added to this process's, minus the caller's libpq (`PG…`) settings.
     private static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], timeout: Duration
     ) async throws -> ToolOutcome {
-        let files = FileManager.default
-        let scratch = files.temporaryDirectory.appendingPathComponent("pgdev-tool-\(UUID().uuidString)")
-        try files.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? files.removeItem(at: scratch) }
-        let outPath = scratch.appendingPathComponent("out").path
-        let errPath = scratch.appendingPathComponent("err").path
-        guard files.createFile(atPath: outPath, contents: nil), files.createFile(atPath: errPath, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
-
         var inherited = ProcessInfo.processInfo.environment.filter { key, _ in
             !key.hasPrefix("PG") || key.hasPrefix("PGDEV_")
         }
         inherited.merge(environment) { _, new in new }
-        let process = try SpawnedProcess.spawn(executable, arguments, environment: inherited, stdout: .file(outPath), stderr: .file(errPath))
-        var ending = await process.waitForEnd(timeout: timeout)
-        if ending == nil {
-            process.send(signal: SIGKILL)
-            ending = await process.waitForEnd(timeout: 30)
-        }
-        var status: Int32?
-        if case .exited(let code)? = ending { status = code }
-        return ToolOutcome(
-            status: status,
-            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        let completed = try await SpawnedProcess.run(executable, arguments, environment: inherited, timeout: timeout)
+        return ToolOutcome(status: completed.exitStatus, stdout: completed.stdout, stderr: completed.stderr)
     }
 }
 

@@ -171,13 +171,7 @@ public final class SvcdChild: Sendable {
     /// Stops the child if it still runs: SIGTERM, then SIGKILL after a deadline; removes the
     /// temporary directory.
     public func stop() async {
-        if isRunning {
-            send(signal: SIGTERM)
-            if !(await waitForExit(timeout: 10)) {
-                send(signal: SIGKILL)
-                _ = await waitForExit(timeout: 5)
-            }
-        }
+        if isRunning { await process.stop(patience: .seconds(10)) }
         if let ownedDirectory { try? FileManager.default.removeItem(atPath: ownedDirectory) }
     }
 }

@@ -100,18 +100,12 @@ final class RelayInstance: Sendable {
 
     /// Sends a signal to the relay.
     func send(signal: Int32) {
-        if isRunning { _ = kill(pid, signal) }
+        process.send(signal: signal)
     }
 
     /// Polls until the relay has exited or `seconds` pass; returns whether it exited.
     func waitForExit(timeout seconds: Double) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
-        while isRunning {
-            if clock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return true
+        await process.waitForEnd(timeout: seconds) != nil
     }
 
     /// Stops the relay if it still runs (SIGKILL: it holds nothing worth a graceful stop).
