@@ -104,23 +104,27 @@ public final class SQLiteStore: Sendable {
     /// Seeding runs thousands of writes one after another, each its own commit; syncing each
     /// took svcd's start from under a second to 8–11 s. During `body` the writer commits with
     /// `synchronous = NORMAL` (atomic and consistent, but a power cut may lose the last
-    /// commits); afterwards a checkpoint syncs the log, copies it into the database file, syncs
-    /// that and empties the `-wal` file (seeding writes tens of megabytes of log), and every
-    /// commit after it syncs again (``syncEveryCommit(_:)``), also when `body` throws.
+    /// commits); afterwards, if `body` committed anything, a checkpoint syncs the log, copies it
+    /// into the database file, syncs that and empties the `-wal` file (seeding writes tens of
+    /// megabytes of log), and every commit after it syncs again (``syncEveryCommit(_:)``), also
+    /// when `body` throws. A load that committed nothing (the store was seeded already) leaves
+    /// nothing to sync, and start-up does not wait for a checkpoint.
     public func bulkLoad<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         let pool = self.pool
         try await Self.offThePool {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
+        let commitsBefore = committer.statistics.commits
         let result: Result<T, any Error>
         do {
             result = .success(try await body())
         } catch {
             result = .failure(error)
         }
+        let committed = committer.statistics.commits != commitsBefore
         try await Self.offThePool {
             try pool.writeWithoutTransaction { db in
-                _ = try db.checkpoint(.truncate)
+                if committed { _ = try db.checkpoint(.truncate) }
                 try Self.syncEveryCommit(db)
             }
         }
