@@ -85,7 +85,7 @@ public func buildService(
             let endpoint = try UseCaseEndpoint(
                 route: route, address: configuration.address(offset: route.name.portOffset), context: context,
                 configuration: routeConfiguration, availability: availability, logger: endpointLogger,
-                metrics: metrics.factory
+                metrics: metrics.factory, readExecutor: store.readExecutor
             )
             addresses[route.name] = try await EndpointBindFailure.naming(route.name.rawValue, configuration.address(offset: route.name.portOffset)) {
                 try await endpoint.start()

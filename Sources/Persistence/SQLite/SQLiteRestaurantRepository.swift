@@ -13,9 +13,10 @@ import Synchronization
 /// before the writer's caller resumes: a read after an `ok` sees the write.
 ///
 /// Because those steps run on GRDB's writer queue, the copy is behind a lock of its own rather
-/// than actor state, and every method but ``list(_:after:limit:)`` is `nonisolated(nonsending)`:
-/// it runs on its caller's executor without a switch to this actor and back. A GetRestaurant on
-/// an endpoint's socket thread then never leaves that thread (two queued jobs fewer per request).
+/// than actor state, and every method is `nonisolated(nonsending)`: it runs on its caller's
+/// executor without a switch to this actor and back. A GetRestaurant on an endpoint's socket
+/// thread then never leaves that thread (two queued jobs fewer per request), and a listing on one
+/// of svcd's SQLite read threads stays on it.
 ///
 /// Listings and search run in SQL over indexes and return ids, which are then resolved here.
 public actor SQLiteRestaurantRepository: RestaurantRepository {
@@ -86,11 +87,11 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     /// connection (another process on the same file): it is read again first, so the listing
     /// filters and shows the rating it was ranked by.
     ///
-    /// Isolated to this actor, unlike the by-id reads: a listing can filter and sort every held
-    /// restaurant, and running such scans one at a time leaves the rest of Swift's cooperative
-    /// pool to other work (concurrent, 600 searches for "a" in a debug build kept both of this
-    /// machine's pool threads busy for over 2 s, and SIGTERM's handler waited behind them).
-    public func list(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int) async throws -> [Restaurant] {
+    /// A listing can filter and sort every held restaurant: svcd runs it on its SQLite read
+    /// threads (`BlockingReadExecutor`), never on Swift's cooperative pool, where 600 concurrent
+    /// searches for "a" in a debug build kept both of this machine's pool threads busy for over
+    /// 2 s, and SIGTERM's handler waited behind them.
+    public nonisolated(nonsending) func list(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int) async throws -> [Restaurant] {
         // Texts of one or two scalars are too short for the trigram index. Rare ones are
         // answered from the short-text index; common ones by walking the rank index in SQL, which
         // meets `limit` matches after about limit ÷ (share of matching rows) rows.

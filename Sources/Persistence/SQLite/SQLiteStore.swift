@@ -134,9 +134,17 @@ public final class SQLiteStore: Sendable {
     /// How many commits made how many writes durable since the store was opened.
     public var commitStatistics: GroupCommitStatistics { committer.statistics }
 
-    /// Runs `body` on a reader connection, inside a read transaction (a consistent snapshot).
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await pool.read(body)
+    /// Runs `body` on a reader connection, inside a read transaction (a consistent snapshot):
+    /// right here on a thread marked by ``permitBlockingReadsOnThisThread()``, otherwise on
+    /// GRDB's queues, without blocking the caller's thread.
+    nonisolated(nonsending) func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if Self.blockingReadsPermitted { return try readHere(body) }
+        return try await pool.read(body)
+    }
+
+    /// GRDB's blocking read (a function of its own: an `async` caller would get the `async` one).
+    private func readHere<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.read(body)
     }
 
     /// Writes a consistent copy of the whole database to `destination` (SQLite's online backup

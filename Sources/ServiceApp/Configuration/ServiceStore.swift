@@ -1,3 +1,4 @@
+import Foundation
 import Persistence
 import Transport
 import WireContract
@@ -22,8 +23,8 @@ enum ServiceStore: Sendable {
     }
 
     /// Whether reads of `useCase` wait for the database, so its endpoint runs them concurrently
-    /// (each as its own task) instead of one after another on the socket thread, where one read
-    /// waiting for the database would hold up every read behind it.
+    /// (each as its own task, on ``readExecutor``) instead of one after another on the socket
+    /// thread, where one read waiting for the database would hold up every read behind it.
     ///
     /// PostgreSQL: every read is a round trip. SQLite: the restaurant and user repositories hold
     /// every row and the favorite repository which restaurants each user saved, so GetRestaurant
@@ -40,6 +41,24 @@ enum ServiceStore: Sendable {
 
     /// The SQLite reads answered from what the repository actors hold.
     private static let heldReads: Set<UseCaseName> = [.getRestaurant, .getUserProfile]
+
+    /// Where the reads that wait (``readsWait(_:)``) run: SQLite's own read threads, on which a
+    /// query blocks its thread instead of crossing to GRDB's queues and back; `nil`, the global
+    /// concurrent executor (a PostgreSQL read waits without blocking a thread).
+    var readExecutor: BlockingReadExecutor? {
+        if case .sqlite = self { return Self.sqliteReadThreads }
+        return nil
+    }
+
+    /// The threads every SQLite store of this process reads on, started on first use and kept
+    /// for the life of the process, like Swift's own pool: services built side by side (the
+    /// tests build dozens) share them instead of adding threads each. As many as cores: a read
+    /// keeps its core busy while it runs.
+    private static let sqliteReadThreads = BlockingReadExecutor(
+        threads: max(2, ProcessInfo.processInfo.activeProcessorCount), named: "sqlite-read"
+    ) {
+        SQLiteStore.permitBlockingReadsOnThisThread()
+    }
 
     /// Succeeds when the store answers a trivial read (PostgreSQL: within the operation timeout).
     func ping() async throws {

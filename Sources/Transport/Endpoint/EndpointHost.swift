@@ -25,8 +25,16 @@ actor EndpointHost: RequestHandler {
     /// ``EndpointConfiguration/concurrentReads``).
     private let concurrent: Bool
 
-    init(route: UseCaseRoute, outbox: ReplyOutbox, executor: SocketThreadExecutor, concurrentReads: Bool, logger: Logger) {
+    /// Where each request's task runs when ``concurrent``: writes, and reads without a
+    /// `readExecutor`, on the global concurrent executor; reads with one on its threads.
+    private let taskExecutor: any TaskExecutor
+
+    init(
+        route: UseCaseRoute, outbox: ReplyOutbox, executor: SocketThreadExecutor, concurrentReads: Bool,
+        readExecutor: (any TaskExecutor)?, logger: Logger
+    ) {
         self.concurrent = route.name.writes || concurrentReads
+        self.taskExecutor = route.name.writes ? globalConcurrentExecutor : readExecutor ?? globalConcurrentExecutor
         self.executor = executor
         self.route = route
         self.outbox = outbox
@@ -42,7 +50,8 @@ actor EndpointHost: RequestHandler {
     /// bound of the socket thread bounds the number of tasks. They run on the global executor,
     /// not the endpoint's socket thread: measured with `storebench writes`, that gave 22–27k
     /// durable writes/s against 17–19k on the socket thread, whose polls the tasks' use-case
-    /// work otherwise delays. Reads take the same path when each waits for a remote store.
+    /// work otherwise delays. Reads take the same path when each waits for a remote store, and
+    /// run on the store's ``BlockingReadExecutor`` when its reads block their thread (SQLite).
     func serve(_ requests: AsyncStream<[InboundRequest]>) async {
         guard concurrent else {
             // Encodes every reply of this endpoint, one after another, in the same buffer.
@@ -55,7 +64,7 @@ actor EndpointHost: RequestHandler {
         await withDiscardingTaskGroup { group in
             for await batch in requests {
                 for request in batch {
-                    group.addTask(executorPreference: globalConcurrentExecutor) { await self.answer(request) }
+                    group.addTask(executorPreference: taskExecutor) { await self.answer(request) }
                 }
             }
         }

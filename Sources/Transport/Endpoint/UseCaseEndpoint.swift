@@ -20,10 +20,13 @@ public final class UseCaseEndpoint: Service, Sendable {
 
     /// Creates an endpoint that will bind `address` (e.g. `tcp://127.0.0.1:7101`). Its
     /// swift-metrics counters, gauge and timer come from `metrics` (by default the process-wide
-    /// `MetricsSystem.factory`).
+    /// `MetricsSystem.factory`). With a `readExecutor`, concurrent reads
+    /// (``EndpointConfiguration/concurrentReads``) run on its threads instead of the global
+    /// concurrent executor.
     public init(
         route: UseCaseRoute, address: String, context: ZMQContext, configuration: EndpointConfiguration,
-        availability: ServiceAvailability, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory
+        availability: ServiceAvailability, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory,
+        readExecutor: BlockingReadExecutor? = nil
     ) throws {
         name = route.name
         endpoint = try RouterEndpoint(
@@ -32,7 +35,10 @@ public final class UseCaseEndpoint: Service, Sendable {
             statistics: StatisticsRecorder(useCase: route.name.rawValue, metrics: metrics),
             handshakeMonitor: ZAPAuthenticator.handshakeMonitor(for: route.name.rawValue), logger: logger
         ) { outbox, executor in
-            EndpointHost(route: route, outbox: outbox, executor: executor, concurrentReads: configuration.concurrentReads, logger: logger)
+            EndpointHost(
+                route: route, outbox: outbox, executor: executor, concurrentReads: configuration.concurrentReads,
+                readExecutor: readExecutor, logger: logger
+            )
         }
     }
 
