@@ -21,12 +21,7 @@ import Synchronization
 /// runs one job at a time, so the actor's isolation holds and entering the actor from the
 /// endpoint's own work costs no thread hand-off.
 final class SocketThreadExecutor: TaskExecutor, SerialExecutor {
-    private struct State {
-        var jobs: [UnownedJob] = []
-        var closed = false
-    }
-
-    private let state = Mutex(State())
+    private let queue = ExecutorJobQueue()
     /// Jobs queued and not yet taken, readable without the lock.
     private let pending = Atomic<Int>(0)
     private let outbox: ReplyOutbox
@@ -36,17 +31,9 @@ final class SocketThreadExecutor: TaskExecutor, SerialExecutor {
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        let accepted = state.withLock { state in
-            guard !state.closed else { return false }
-            state.jobs.append(unowned)
-            return true
-        }
-        if accepted {
+        if queue.enqueue(job) {
             pending.add(1, ordering: .sequentiallyConsistent)
             outbox.wakeIfSleeping()
-        } else {
-            globalConcurrentExecutor.enqueue(ExecutorJob(unowned))
         }
     }
 
@@ -63,7 +50,7 @@ final class SocketThreadExecutor: TaskExecutor, SerialExecutor {
         let clock = ContinuousClock()
         let end = clock.now + budget
         while true {
-            state.withLock { state in swap(&state.jobs, &buffer) }
+            queue.takeAll(into: &buffer)
             guard !buffer.isEmpty else { return }
             let taskExecutor = asUnownedTaskExecutor()
             let serialExecutor = asUnownedSerialExecutor()
@@ -76,8 +63,7 @@ final class SocketThreadExecutor: TaskExecutor, SerialExecutor {
             pending.subtract(index, ordering: .sequentiallyConsistent)
             if index < buffer.count {
                 // Out of time: the jobs not run go back to the front of the queue, in order.
-                let rest = buffer[index...]
-                state.withLock { state in state.jobs.insert(contentsOf: rest, at: 0) }
+                queue.putBack(buffer[index...])
                 buffer.removeAll(keepingCapacity: true)
                 return
             }
@@ -90,11 +76,7 @@ final class SocketThreadExecutor: TaskExecutor, SerialExecutor {
     /// global concurrent executor. By then the host actor's only remaining job is the end of
     /// its one serve task, whose jobs never run concurrently, so its isolation still holds.
     func close() {
-        let remaining = state.withLock { state in
-            state.closed = true
-            defer { state.jobs = [] }
-            return state.jobs
-        }
+        let remaining = queue.close() ?? []
         pending.store(0, ordering: .sequentiallyConsistent)
         for job in remaining {
             globalConcurrentExecutor.enqueue(ExecutorJob(job))

@@ -1,0 +1,83 @@
+import Synchronization
+
+/// The queue of an executor that runs its jobs on threads of its own (``SocketThreadExecutor``,
+/// ``BlockingReadExecutor``): jobs wait here, oldest first, until one of those threads takes
+/// them. Once the executor is closed its threads take no more, so a job queued after that goes
+/// to the global concurrent executor instead: a task still running when its executor's threads
+/// are gone can finish.
+final class ExecutorJobQueue: Sendable {
+    private struct State {
+        var jobs: [UnownedJob] = []
+        /// Index of the oldest job not yet taken.
+        var head = 0
+        var closed = false
+
+        /// Drops the taken jobs from the front.
+        mutating func compact() {
+            jobs.removeFirst(head)
+            head = 0
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// Queues `job` and returns `true`; once closed, hands it to the global concurrent executor
+    /// and returns `false`.
+    func enqueue(_ job: consuming ExecutorJob) -> Bool {
+        let unowned = UnownedJob(job)
+        let accepted = state.withLock { state in
+            guard !state.closed else { return false }
+            state.jobs.append(unowned)
+            return true
+        }
+        if !accepted {
+            globalConcurrentExecutor.enqueue(ExecutorJob(unowned))
+        }
+        return accepted
+    }
+
+    /// Takes every queued job, oldest first, into `buffer` (empty on entry).
+    func takeAll(into buffer: inout [UnownedJob]) {
+        state.withLock { state in
+            state.compact()
+            swap(&state.jobs, &buffer)
+        }
+    }
+
+    /// Puts jobs taken but not run back at the front of the queue, in their order.
+    func putBack(_ jobs: ArraySlice<UnownedJob>) {
+        state.withLock { state in
+            state.compact()
+            state.jobs.insert(contentsOf: jobs, at: 0)
+        }
+    }
+
+    /// Takes the oldest queued job, if any.
+    func takeOldest() -> UnownedJob? {
+        state.withLock { state in
+            guard state.head < state.jobs.count else { return nil }
+            let job = state.jobs[state.head]
+            state.head += 1
+            if state.head == state.jobs.count {
+                state.jobs.removeAll(keepingCapacity: true)
+                state.head = 0
+            } else if state.head >= 64, state.head * 2 >= state.jobs.count {
+                // A queue that never runs dry would otherwise only grow.
+                state.compact()
+            }
+            return job
+        }
+    }
+
+    /// Closes the queue and returns the jobs still in it, oldest first; `nil` when it was closed
+    /// already.
+    func close() -> [UnownedJob]? {
+        state.withLock { state in
+            guard !state.closed else { return nil }
+            state.closed = true
+            state.compact()
+            defer { state.jobs = [] }
+            return state.jobs
+        }
+    }
+}
