@@ -14,6 +14,7 @@ final class ExecutorJobQueue: Sendable {
 
         /// Drops the taken jobs from the front.
         mutating func compact() {
+            guard head > 0 else { return }
             jobs.removeFirst(head)
             head = 0
         }
