@@ -46,3 +46,9 @@ public enum UseCaseName: String, Sendable, Hashable, CaseIterable {
         UseCaseName.allCases.firstIndex(of: self)! + 1
     }
 }
+
+extension UseCaseName: CustomStringConvertible {
+    /// The wire name: a message that names a use case names it as the contract does
+    /// (`ListRestaurants`, not the Swift case `listRestaurants`).
+    public var description: String { rawValue }
+}

@@ -32,3 +32,9 @@ public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
         }
     }
 }
+
+extension WireErrorCode: CustomStringConvertible {
+    /// The wire code: a message that names an error code names it as the contract does
+    /// (`invalid_input`, not the Swift case `invalidInput`).
+    public var description: String { rawValue }
+}

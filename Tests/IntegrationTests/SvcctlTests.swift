@@ -259,6 +259,7 @@ private func writeEndpointsFile(
             #expect(errorReply["ok"]?.boolValue == false)
             #expect(errorReply["error"]?["code"]?.stringValue == "not_found")
             #expect(missing.stderr.contains("not_found"))
+            #expect(missing.stderr.contains("GetRestaurant failed"), "names the use case as the contract does: \(missing.stderr)")
 
             let invalid = try await svcctl(["call", "GetRestaurant", "--data-dir", dataDirectory])
             #expect(invalid.status == 1, "no params: invalid_input; \(invalid)")
