@@ -48,8 +48,7 @@ public final class BlockingReadExecutor: TaskExecutor {
     /// Hands the queued jobs to the global concurrent executor and lets the threads end;
     /// returns at once.
     public func close() {
-        guard let remaining = queue.close() else { return }
-        for job in remaining { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+        guard queue.close() else { return }
         for _ in 0..<threadCount { wake.signal() }
     }
 

@@ -70,15 +70,21 @@ final class ExecutorJobQueue: Sendable {
         }
     }
 
-    /// Closes the queue and returns the jobs still in it, oldest first; `nil` when it was closed
-    /// already.
-    func close() -> [UnownedJob]? {
-        state.withLock { state in
+    /// Closes the queue and hands the jobs still in it, oldest first, to the global concurrent
+    /// executor; returns `false` when it was closed already.
+    @discardableResult
+    func close() -> Bool {
+        let remaining: [UnownedJob]? = state.withLock { state in
             guard !state.closed else { return nil }
             state.closed = true
             state.compact()
             defer { state.jobs = [] }
             return state.jobs
         }
+        guard let remaining else { return false }
+        for job in remaining {
+            globalConcurrentExecutor.enqueue(ExecutorJob(job))
+        }
+        return true
     }
 }

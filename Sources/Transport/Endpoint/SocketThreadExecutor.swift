@@ -76,10 +76,7 @@ final class SocketThreadExecutor: TaskExecutor, SerialExecutor {
     /// global concurrent executor. By then the host actor's only remaining job is the end of
     /// its one serve task, whose jobs never run concurrently, so its isolation still holds.
     func close() {
-        let remaining = queue.close() ?? []
+        queue.close()
         pending.store(0, ordering: .sequentiallyConsistent)
-        for job in remaining {
-            globalConcurrentExecutor.enqueue(ExecutorJob(job))
-        }
     }
 }
