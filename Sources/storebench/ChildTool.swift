@@ -4,22 +4,6 @@ import Foundation
 /// A command-line tool (postgres-dev.sh, psql, pgbench) run to completion, its output captured
 /// through files.
 struct ChildTool {
-    /// What a run printed and how it ended.
-    struct Output: Sendable {
-        /// Exit status; `nil` when a signal ended the tool.
-        let status: Int32?
-        let stdout: String
-        let stderr: String
-
-        /// The output, or a failure naming `what` with the tool's stderr.
-        func succeeded(_ what: String) throws -> Output {
-            guard status == 0 else {
-                throw BenchFailure("\(what) failed (\(status.map { "exit \($0)" } ?? "killed")): \(stderr)\(stdout.isEmpty ? "" : "\n" + stdout)")
-            }
-            return self
-        }
-    }
-
     /// This process's environment without the caller's libpq settings (`PG…`), which must not
     /// redirect the tools to another server.
     static var cleanEnvironment: [String: String] {
@@ -33,8 +17,17 @@ struct ChildTool {
     static func run(
         _ executable: String, _ arguments: [String], timeout: Duration = .seconds(120),
         started: @Sendable (Int32) -> Void = { _ in }
-    ) async throws -> Output {
-        let completed = try await SpawnedProcess.run(executable, arguments, environment: cleanEnvironment, timeout: timeout, started: started)
-        return Output(status: completed.exitStatus, stdout: completed.stdout, stderr: completed.stderr)
+    ) async throws -> CompletedProcess {
+        try await SpawnedProcess.run(executable, arguments, environment: cleanEnvironment, timeout: timeout, started: started)
+    }
+}
+
+extension CompletedProcess {
+    /// This run, or a failure naming `what` with the tool's stderr, unless it exited with 0.
+    func succeeded(_ what: String) throws -> CompletedProcess {
+        guard exitStatus == 0 else {
+            throw BenchFailure("\(what) failed (\(exitStatus.map { "exit \($0)" } ?? "killed")): \(stderr)\(stdout.isEmpty ? "" : "\n" + stdout)")
+        }
+        return self
     }
 }
