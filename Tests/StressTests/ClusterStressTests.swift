@@ -22,6 +22,14 @@ extension StressSuite {
         /// Clients in the runs below; client i goes to instance i mod 2, so half start on each.
         private static let clients = 16
 
+        /// Requests a second in the runs where one instance fails. Once it is gone the survivor
+        /// carries the whole load, and must answer every request within the 5 s timeout for the
+        /// test to hold; a ThreadSanitizer build of svcd, on two cores shared with a TSan build
+        /// of svcctl and the relay, fell further behind a 400/s load every second (p50 2-3 s and
+        /// over 5 s at the end of a 6 s run). 200/s is within its reach, and the failover
+        /// questions asked here do not depend on the rate.
+        private static let rate = "200"
+
         private func svcctl(_ arguments: [String], timeout: Double = 120) async throws -> ToolOutcome {
             try await runTool(try ExecutableLocator.svcctl(), arguments, timeout: timeout)
         }
@@ -55,9 +63,9 @@ extension StressSuite {
                     let relay = try await RelayInstance.launch(fronting: svcd, dataDirectory: directory + "/relay")
                     do {
                         async let run = stress(["--data-dir", svcd.dataDirectory, "--data-dir", relay.dataDirectory] + stressArguments)
-                        // About 22 GetRestaurant requests a second at 400 requests/s: the load is
+                        // About 11 GetRestaurant requests a second at 200 requests/s: the load is
                         // on about a second and a half in, leaving most of the run for the fault.
-                        try await waitForLoad(onDataDirectory: svcd.dataDirectory, requests: 30)
+                        try await waitForLoad(onDataDirectory: svcd.dataDirectory, requests: 15)
                         let faultResult = try await fault(relay)
                         let (outcome, report) = try await run
                         await relay.stop()
@@ -92,7 +100,7 @@ extension StressSuite {
         @Test(.enabled("needs python3 with pyzmq") { try await RelayInstance.isAvailable() })
         func stressMovesTheClientsOfAKilledInstanceToTheSurvivorAndStaysClean() async throws {
             let (outcome, report, swallowed) = try await stressOverAnInstanceAndARelay(
-                ["--duration", "6s", "--rate", "400", "--clients", String(Self.clients), "--seed", "41", "--timeout", "5"]
+                ["--duration", "6s", "--rate", Self.rate, "--clients", String(Self.clients), "--seed", "41", "--timeout", "5"]
             ) { relay in
                 relay.send(signal: SIGUSR1)
                 let status = try await relay.waitForStatus(timeout: 30) {
@@ -141,7 +149,7 @@ extension StressSuite {
         @Test(.enabled("needs python3 with pyzmq") { try await RelayInstance.isAvailable() })
         func stressMovesTheClientsOfADrainingInstanceAndStaysClean() async throws {
             let (outcome, report, drained) = try await stressOverAnInstanceAndARelay(
-                ["--duration", "5s", "--rate", "400", "--clients", String(Self.clients), "--seed", "42", "--timeout", "5"]
+                ["--duration", "5s", "--rate", Self.rate, "--clients", String(Self.clients), "--seed", "42", "--timeout", "5"]
             ) { relay in
                 relay.send(signal: SIGUSR2)
                 let status = try await relay.waitForStatus(timeout: 30) { ($0["drained"]?.intValue ?? 0) >= 1 }
