@@ -133,7 +133,9 @@ public func buildService(
                 ServiceGroupConfiguration.ServiceConfiguration(service: IdempotencyKeyPruner(
                     bindings: repositories.idempotency, clock: clock, interval: .seconds(3600), logger: logger
                 )),
-            ] + endpoints.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+                // Last, so it stops first; its endpoints drain side by side.
+                ServiceGroupConfiguration.ServiceConfiguration(service: UseCaseEndpointGroup(endpoints)),
+            ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )

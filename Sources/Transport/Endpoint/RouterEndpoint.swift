@@ -95,8 +95,9 @@ final class RouterEndpoint: Sendable {
                     await handler.serve(requests)
                 }
             } onGracefulShutdown: { [availability, control, outbox] in
-                // The group shuts services down one after another; refusing new requests on
-                // every endpoint at the first signal keeps the others from taking new writes.
+                // Endpoints run as separate services are shut down one after another; refusing
+                // new requests on every endpoint at the first signal keeps the others from
+                // taking new writes meanwhile. (svcd runs them as one UseCaseEndpointGroup.)
                 availability.beginShutdown()
                 control.request(.stopping)
                 outbox.wake()
