@@ -142,7 +142,10 @@ let package = Package(
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "SeededRandom", "RestaurantTesting"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON", "WireContract"], path: "Tests/WireTestSupport"),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SeededRandom", "RestaurantTesting"]),
+        .testTarget(name: "TransportTests", dependencies: [
+            "Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SeededRandom", "RestaurantTesting",
+            .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         // Launching a real svcd child process (and other tools) from tests.
         .target(name: "SvcdTestSupport", dependencies: ["ChildProcess", "WireJSON", "WireContract", "WireTestSupport"], path: "Tests/SvcdTestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: [

@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Testing
+import Transport
+import WireContract
+import WireTestSupport
+import ZeroMQ
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether something accepts TCP connections on `port` of the loopback address. A closed port
+/// refuses at once, so this needs no timeout.
+private func acceptsConnections(port: UInt16) -> Bool {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+}
+
+/// The port of a bound `tcp://host:port` address.
+private func port(of address: String) throws -> UInt16 {
+    try #require(address.split(separator: ":").last.flatMap { UInt16($0) }, "no port in \(address)")
+}
+
+/// ``UseCaseEndpointGroup``: the endpoints of one service stop side by side at a graceful
+/// shutdown, not one after another.
+@Suite struct UseCaseEndpointGroupTests {
+    /// One endpoint holds a request its use case has not finished; at the shutdown the other
+    /// closes at once, while the busy one keeps its socket until the request is answered. Run as
+    /// separate services of a `ServiceGroup`, the other would wait for the busy one to finish.
+    @Test func aBusyEndpointDoesNotHoldTheOthersOpenAtShutdown() async throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let availability = ServiceAvailability()
+        let logger = Logger(label: "UseCaseEndpointGroupTests")
+        func endpoint(_ name: UseCaseName, _ handle: nonisolated(nonsending) @escaping @Sendable () async -> Void) throws -> UseCaseEndpoint {
+            let route = UseCaseRoute(name: name) { _, _ in
+                await handle()
+                return .favoriteCount(1)
+            }
+            return try UseCaseEndpoint(
+                route: route, address: "tcp://127.0.0.1:*", context: context, configuration: EndpointConfiguration(),
+                availability: availability, logger: logger)
+        }
+        let idle = try endpoint(.getUserProfile) {}
+        let busy = try endpoint(.listRestaurants) {
+            var iterator = release.makeAsyncIterator()
+            _ = await iterator.next()
+        }
+        let idleAddress = try await idle.start()
+        let busyAddress = try await busy.start()
+        // The busy endpoint last, as a ServiceGroup would signal it first.
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [ServiceGroupConfiguration.ServiceConfiguration(service: UseCaseEndpointGroup([idle, busy]))], logger: logger))
+        let running = Task { try await group.run() }
+
+        func expectIdleClosesFirst() async throws {
+            let reply = Task {
+                try await withClient(.dealer, busyAddress, receiveTimeout: 20_000) { client in
+                    try client.send(body: request(id: "held"))
+                    return try client.receiveReply()
+                }
+            }
+            #expect(await waitUntil(timeout: 10) { busy.counters.inFlight == 1 }, "the busy endpoint holds the request")
+            await group.triggerGracefulShutdown()
+
+            let idlePort = try port(of: idleAddress)
+            #expect(await waitUntil(timeout: 10) { !acceptsConnections(port: idlePort) }, "the idle endpoint closed while the other still drains")
+            #expect(acceptsConnections(port: try port(of: busyAddress)), "the busy endpoint stays open until its request is answered")
+            #expect(busy.counters.inFlight == 1)
+
+            releaseSignal.finish()
+            let answered = try await reply.value
+            #expect(answered?.id == "held")
+            #expect(answered?.ok == true)
+        }
+        do {
+            try await expectIdleClosesFirst()
+        } catch {
+            // Stop everything before the context is terminated, which waits for every socket.
+            releaseSignal.finish()
+            await group.triggerGracefulShutdown()
+            _ = try? await running.value
+            throw error
+        }
+        try await running.value
+        #expect(!acceptsConnections(port: try port(of: busyAddress)))
+    }
+}
