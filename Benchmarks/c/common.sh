@@ -55,7 +55,8 @@ start_svcd() {
 svcd_field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p" <<<"$svcd_endpoints"; }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+# $1 ÷ $2 with $3 decimals (2 by default); n/a when $2 is not positive.
+ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { if (b > 0) printf "%." d "f", a / b; else print "n/a" }'; }
 
 machine_line() {
     echo "libzmq $(sed -n 's/#define ZMQ_VERSION_\(MAJOR\|MINOR\|PATCH\) //p' /usr/include/zmq.h | paste -sd.), $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -89,8 +89,7 @@ for name in "${workloads[@]}"; do
     printf '%-21s  1 in flight %34s | %6.1f µs %6.1f µs %8s×\n' "${label[$name]}" "" "$e1" "$s1" "$(ratio "$s1" "$e1")"
     if [[ $name == get ]]; then
         # The verdict compares unrounded ratios: 0.496 prints as 0.50 in the table but misses.
-        exact_pipelined=$(awk -v a="$s64" -v b="$e64" 'BEGIN { printf "%.4f", a / b }')
-        exact_lockstep=$(awk -v a="$s1" -v b="$e1" 'BEGIN { printf "%.4f", a / b }')
+        exact_pipelined=$(ratio "$s64" "$e64" 4) exact_lockstep=$(ratio "$s1" "$e1" 4)
     fi
 done
 echo
