@@ -143,8 +143,8 @@ let package = Package(
         // Client helpers shared by the socket-level test targets.
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON", "WireContract"], path: "Tests/WireTestSupport"),
         .testTarget(name: "TransportTests", dependencies: [
-            "Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SeededRandom", "RestaurantTesting",
-            .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            "Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport",
+            "SeededRandom", "RestaurantTesting", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // Launching a real svcd child process (and other tools) from tests.
         .target(name: "SvcdTestSupport", dependencies: ["ChildProcess", "WireJSON", "WireContract", "WireTestSupport"], path: "Tests/SvcdTestSupport"),

@@ -1,34 +1,24 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import SvcdTestSupport
 import Testing
 import Transport
 import WireContract
 import WireTestSupport
 import ZeroMQ
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Whether something accepts TCP connections on `port` of the loopback address. A closed port
-/// refuses at once, so this needs no timeout.
-private func acceptsConnections(port: UInt16) -> Bool {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-    }
+/// refuses at once, so this needs no timeout of its own.
+private func acceptsConnections(port: Int) -> Bool {
+    guard let socket = try? LoopbackSocket.connected(to: "127.0.0.1", port: port, timeout: 1) else { return false }
+    socket.close()
+    return true
 }
 
 /// The port of a bound `tcp://host:port` address.
-private func port(of address: String) throws -> UInt16 {
-    try #require(address.split(separator: ":").last.flatMap { UInt16($0) }, "no port in \(address)")
+private func port(of address: String) throws -> Int {
+    try #require(address.split(separator: ":").last.flatMap { Int($0) }, "no port in \(address)")
 }
 
 /// ``UseCaseEndpointGroup``: the endpoints of one service stop side by side at a graceful
