@@ -128,10 +128,10 @@ let package = Package(
         ]),
 
         // The tests' one World (repositories, deterministic ports and every use case, over a new
-        // in-memory store or over any store's repositories) and the test doubles of Domain's
-        // ports (a clock the test moves by hand). Shared by the Domain, Persistence and
-        // Transport tests.
-        .target(name: "RestaurantTesting", dependencies: ["Domain", "Persistence"], path: "Tests/RestaurantTesting"),
+        // in-memory store or over any store's repositories, events encoded as the wire has them)
+        // and the test doubles of Domain's ports (a clock the test moves by hand). Shared by the
+        // Domain, Persistence and Transport tests.
+        .target(name: "RestaurantTesting", dependencies: ["Domain", "Persistence", "Transport"], path: "Tests/RestaurantTesting"),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence", "RestaurantTesting"]),
         .testTarget(name: "PersistenceTests", dependencies: [
             "Domain", "Persistence", "RestaurantTesting", "SvcdTestSupport", "SeededRandom",

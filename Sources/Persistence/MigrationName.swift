@@ -6,4 +6,6 @@ enum MigrationName {
     static let base = "v1"
     /// The `idempotency_keys` table.
     static let idempotencyKeys = "idempotency-keys"
+    /// The `events` table: the event log, written in each write's own transaction.
+    static let events = "events"
 }

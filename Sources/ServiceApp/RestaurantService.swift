@@ -13,6 +13,8 @@ public final class RestaurantService: Sendable {
     public let useCaseAddresses: [UseCaseName: String]
     /// The use-case endpoints, in endpoint order.
     public let endpoints: [UseCaseEndpoint]
+    /// The live event stream.
+    public let eventStream: EventStreamEndpoint
     /// Drain / resume switch for every use case.
     public let availability: ServiceAvailability
     /// Where the service keeps its files.
@@ -24,13 +26,15 @@ public final class RestaurantService: Sendable {
     private let lock: DataDirectoryLock
 
     init(
-        useCaseAddresses: [UseCaseName: String], endpoints: [UseCaseEndpoint], availability: ServiceAvailability, dataDirectory: String,
+        useCaseAddresses: [UseCaseName: String], eventStream: EventStreamEndpoint, endpoints: [UseCaseEndpoint], availability: ServiceAvailability,
+        dataDirectory: String,
         store: ServiceStore, context: ZMQContext, group: ServiceGroup, lock: DataDirectoryLock
     ) {
         self.lock = lock
         self.store = store
         self.useCaseAddresses = useCaseAddresses
         self.endpoints = endpoints
+        self.eventStream = eventStream
         self.availability = availability
         self.dataDirectory = dataDirectory
         self.context = context

@@ -2,6 +2,7 @@ import Domain
 import Logging
 import Persistence
 import ServiceLifecycle
+import Transport
 
 /// The repositories of one store, as the use cases take them.
 struct Repositories: Sendable {
@@ -11,19 +12,21 @@ struct Repositories: Sendable {
     let menu: any MenuRepository
     let orders: any OrderRepository
     let idempotency: any IdempotencyRepository
+    let events: any EventRepository
 }
 
 /// Opens the configured store and its repositories: SQLite (migrated, its read models loaded),
 /// PostgreSQL (connection pool started, schema migrated under an advisory lock) or memory.
 /// The SQLite store's group commits are recorded through `metrics`.
 func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metrics: ServiceMetrics, logger: Logger) async throws -> (ServiceStore, Repositories) {
+    let events: (any EventEncoding)? = configuration.recordsEvents ? WireEventEncoding() : nil
     switch configuration.store {
     case .sqlite:
         let opened = ContinuousClock.now
         try DataDirectory.restrictStoreFiles(configuration.storePath)
         let sqlite: SQLiteStore
         do {
-            sqlite = try SQLiteStore(path: configuration.storePath, clock: clock, metrics: metrics.factory)
+            sqlite = try SQLiteStore(path: configuration.storePath, clock: clock, events: events, metrics: metrics.factory)
         } catch {
             throw StoreOpenFailure(description: "cannot open the SQLite store \(configuration.storePath): \(error)", reachable: true)
         }
@@ -32,7 +35,8 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
             let repositories = Repositories(
                 users: try await SQLiteUserRepository(store: sqlite), restaurants: restaurants,
                 favorites: try await SQLiteFavoriteRepository(store: sqlite), menu: SQLiteMenuRepository(store: sqlite),
-                orders: SQLiteOrderRepository(store: sqlite), idempotency: SQLiteIdempotencyRepository(store: sqlite)
+                orders: SQLiteOrderRepository(store: sqlite), idempotency: SQLiteIdempotencyRepository(store: sqlite),
+                events: SQLiteEventRepository(store: sqlite)
             )
             let held = await restaurants.count
             logger.info("opened store", metadata: [
@@ -52,7 +56,9 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
         var storeLogger = logger
         storeLogger[metadataKey: "store"] = "postgres"
         // postgres-nio logs every failed reconnect attempt at info; the store says it once.
-        let postgres = PostgresStore(configuration: storeConfiguration, clock: clock, logger: storeLogger, backgroundLogger: storeLogger.floored(at: .warning))
+        let postgres = PostgresStore(
+            configuration: storeConfiguration, clock: clock, events: events, logger: storeLogger, backgroundLogger: storeLogger.floored(at: .warning)
+        )
         postgres.start()
         do {
             let migrations = try await postgres.migrate()
@@ -69,26 +75,30 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
         let repositories = Repositories(
             users: PostgresUserRepository(store: postgres), restaurants: PostgresRestaurantRepository(store: postgres),
             favorites: PostgresFavoriteRepository(store: postgres), menu: PostgresMenuRepository(store: postgres),
-            orders: PostgresOrderRepository(store: postgres), idempotency: PostgresIdempotencyRepository(store: postgres)
+            orders: PostgresOrderRepository(store: postgres), idempotency: PostgresIdempotencyRepository(store: postgres),
+            events: PostgresEventRepository(store: postgres)
         )
         return (.postgres(postgres), repositories)
     case .memory:
-        let memory = InMemoryStore(clock: clock)
-        return (.memory, Repositories(
+        let memory = InMemoryStore(clock: clock, events: events)
+        return (.memory(memory.events), Repositories(
             users: memory.users, restaurants: memory.restaurants, favorites: memory.favorites, menu: memory.menu, orders: memory.orders,
-            idempotency: memory.idempotency
+            idempotency: memory.idempotency, events: memory.events
         ))
     }
 }
 
 /// Seeds the sample data set when the store is empty. On PostgreSQL this holds the seeding
-/// advisory lock, so of several instances started together exactly one seeds.
+/// advisory lock, so of several instances started together exactly one seeds. Seeding appends
+/// no events (``EventRecording``): the log starts with the first change a client made.
 func seedSample(into repositories: Repositories, of store: ServiceStore, taxRate: TaxRate, logger: Logger) async throws {
     let seed: @Sendable () async throws -> SampleData.Summary? = {
-        try await SampleData.seedIfEmpty(
-            users: repositories.users, restaurants: repositories.restaurants, favorites: repositories.favorites,
-            menu: repositories.menu, orders: repositories.orders, taxRate: taxRate
-        )
+        try await EventRecording.suspended {
+            try await SampleData.seedIfEmpty(
+                users: repositories.users, restaurants: repositories.restaurants, favorites: repositories.favorites,
+                menu: repositories.menu, orders: repositories.orders, taxRate: taxRate
+            )
+        }
     }
     let seeded: SampleData.Summary?
     switch store {

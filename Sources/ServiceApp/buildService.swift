@@ -10,9 +10,9 @@ import ZeroMQ
 
 /// The composition root: the one function that knows every concrete type. It builds the
 /// repositories, ports and use cases, seeds sample data if asked, binds one endpoint per use
-/// case in the contract's order, binds the monitoring HTTP listener if
-/// ``ServiceConfiguration/httpPort`` is set, writes `endpoints.json` and returns the service
-/// ready to run. `svcd` and the integration tests both call it.
+/// case in the contract's order, the live event stream and the event log, the monitoring HTTP
+/// listener if ``ServiceConfiguration/httpPort`` is set, writes `endpoints.json` and returns the
+/// service ready to run. `svcd` and the integration tests both call it.
 ///
 /// Every metric is recorded in `metrics` (by default a registry of this service's own, so
 /// services built side by side in one process do not mix their counts).
@@ -34,7 +34,7 @@ public func buildService(
         }
         catalog = UseCaseCatalog(
             users: repositories.users, restaurants: repositories.restaurants, favorites: repositories.favorites,
-            menu: repositories.menu, orders: repositories.orders, idempotency: repositories.idempotency,
+            menu: repositories.menu, orders: repositories.orders, idempotency: repositories.idempotency, events: repositories.events,
             clock: clock, ids: TimeOrderedIdentifierGenerator(clock: clock), taxRate: FixedTaxRate(configuration.taxRate)
         )
     } catch {
@@ -63,9 +63,11 @@ public func buildService(
     var addresses: [UseCaseName: String] = [:]
     let admin: AdminEndpoint
     var monitoring: MonitoringHTTPListener?
+    var eventStream: EventStreamEndpoint?
+    var eventLog: EventLogEndpoint?
     do {
         // The handler first: a CURVE endpoint bound without one would admit any client key.
-        try await authenticator?.start(in: context, watching: UseCaseName.allCases.map(\.rawValue))
+        try await authenticator?.start(in: context, watching: UseCaseName.allCases.map(\.rawValue) + [WireEvent.logName])
         // First, so a port in use stops start-up before any socket thread exists. Nothing is
         // answered before the group runs it, by when every endpoint is bound.
         if let httpPort = configuration.httpPort {
@@ -92,8 +94,29 @@ public func buildService(
             }
             endpoints.append(endpoint)
         }
+        var streamLogger = logger
+        streamLogger[metadataKey: "endpoint"] = "\(WireEvent.streamName)"
+        let stream = try EventStreamEndpoint(
+            events: repositories.events, lastWritten: { [store] in store.lastEventSeq }, address: configuration.address(offset: WireEvent.streamPortOffset),
+            context: context, configuration: endpointConfiguration, clock: clock, logger: streamLogger, metrics: metrics.factory
+        )
+        eventStream = stream
+        let streamAddress = try await EndpointBindFailure.naming(WireEvent.streamName, configuration.address(offset: WireEvent.streamPortOffset)) {
+            try await stream.start()
+        }
+        var logEndpointLogger = logger
+        logEndpointLogger[metadataKey: "endpoint"] = "\(WireEvent.logName)"
+        let log = try EventLogEndpoint(
+            readEventLog: catalog.readEventLog, address: configuration.address(offset: WireEvent.logPortOffset), context: context,
+            configuration: endpointConfiguration, logger: logEndpointLogger, metrics: metrics.factory
+        )
+        eventLog = log
+        let logAddress = try await EndpointBindFailure.naming(WireEvent.logName, configuration.address(offset: WireEvent.logPortOffset)) {
+            try await log.start()
+        }
         let operations = AdminOperations(
-            availability: availability, useCaseEndpoints: endpoints, useCaseAddresses: addresses, store: store,
+            availability: availability, useCaseEndpoints: endpoints, useCaseAddresses: addresses, eventStream: stream,
+            eventStreamAddress: streamAddress, eventLogAddress: logAddress, store: store,
             logLevel: logLevel, late: late, startedAt: startedAt, taxRate: configuration.taxRate, metrics: metrics,
             authenticator: authenticator, logger: logger
         )
@@ -110,12 +133,15 @@ public func buildService(
         let file = EndpointsFile(
             pid: ProcessInfo.processInfo.processIdentifier, admin: boundAdmin, adminServerKey: keys.server.publicKey,
             adminClientPublicKeyFile: keys.clientPublicKeyFile, adminClientSecretKeyFile: keys.clientSecretKeyFile,
-            useCaseServerKey: useCaseServerKey, http: monitoring.map { "http://\($0.boundAddress)" }, useCases: addresses
+            useCaseServerKey: useCaseServerKey, http: monitoring.map { "http://\($0.boundAddress)" }, events: streamAddress,
+            eventLog: logAddress, useCases: addresses
         )
         try file.write(to: configuration.dataDirectory)
     } catch {
         await monitoring?.close()
         for endpoint in endpoints { endpoint.abort() }
+        eventStream?.abort()
+        eventLog?.abort()
         context.terminate()
         try? await store.close()
         throw error
@@ -130,8 +156,15 @@ public func buildService(
             services: store.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
                 + (monitoring.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
                 ServiceGroupConfiguration.ServiceConfiguration(service: admin),
+                // After the use cases have stopped, the stream publishes what they committed.
+                ServiceGroupConfiguration.ServiceConfiguration(service: eventLog!),
+                ServiceGroupConfiguration.ServiceConfiguration(service: eventStream!),
                 ServiceGroupConfiguration.ServiceConfiguration(service: IdempotencyKeyPruner(
                     bindings: repositories.idempotency, clock: clock, interval: .seconds(3600), logger: logger
+                )),
+                ServiceGroupConfiguration.ServiceConfiguration(service: EventLogPruner(
+                    events: repositories.events, clock: clock, retention: .seconds(configuration.eventRetentionHours * 3600),
+                    interval: .seconds(600), logger: logger
                 )),
                 // Last, so it stops first; its endpoints drain side by side.
                 ServiceGroupConfiguration.ServiceConfiguration(service: UseCaseEndpointGroup(endpoints)),
@@ -145,7 +178,7 @@ public func buildService(
     if let monitoring { readyMetadata["http"] = "\(monitoring.boundAddress)" }
     logger.info("svcd ready", metadata: readyMetadata)
     return RestaurantService(
-        useCaseAddresses: addresses, endpoints: endpoints, availability: availability, dataDirectory: configuration.dataDirectory, store: store,
+        useCaseAddresses: addresses, eventStream: eventStream!, endpoints: endpoints, availability: availability, dataDirectory: configuration.dataDirectory, store: store,
         context: context, group: group, lock: lock
     )
 }

@@ -75,6 +75,20 @@ public enum AdminOperation: String, Sendable, Hashable, CaseIterable {
         public static let max = "max"
         /// `refusedClients` (`stats`): clients refused at the use-case endpoints' CURVE handshake.
         public static let refusedClients = "refusedClients"
+        /// `events` (`stats`): the live event stream's figures, an object of ``lastWrittenSeq``,
+        /// ``lastPublishedSeq``, ``published``, ``subscribers`` and ``lagMillis``.
+        public static let events = "events"
+        /// `lastWrittenSeq` (in `stats`' ``events``): the highest seq of the log as this instance knows it.
+        public static let lastWrittenSeq = "lastWrittenSeq"
+        /// `lastPublishedSeq` (in `stats`' ``events``): the highest seq this instance published.
+        public static let lastPublishedSeq = "lastPublishedSeq"
+        /// `published` (in `stats`' ``events``): events published since start.
+        public static let published = "published"
+        /// `subscribers` (in `stats`' ``events``): live-stream subscribers connected now.
+        public static let subscribers = "subscribers"
+        /// `lagMillis` (in `stats`' ``events``): from an event's write to its publication, an
+        /// object of ``p50``, ``p90``, ``p99`` and ``max``, in milliseconds.
+        public static let lagMillis = "lagMillis"
         /// `text` (`stats` with format `prometheus`): the Prometheus exposition text.
         public static let text = "text"
         /// `healthy` (`health`): whether every check passed.

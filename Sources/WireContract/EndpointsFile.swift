@@ -20,6 +20,10 @@ public struct EndpointsFile: Sendable, Hashable {
     public var useCaseServerKey: String?
     /// The monitoring listener (`--http-port`), e.g. `http://127.0.0.1:9100`.
     public var http: String?
+    /// The live event stream (a PUB socket).
+    public var events: String?
+    /// The event log (a ROUTER socket).
+    public var eventLog: String?
     /// Each use case's bound address. Reading ignores names this version does not know.
     public var useCases: [UseCaseName: String]
 
@@ -39,6 +43,10 @@ public struct EndpointsFile: Sendable, Hashable {
         public static let useCaseServerKey = "useCaseServerKey"
         /// `http`.
         public static let http = "http"
+        /// `events`.
+        public static let events = "events"
+        /// `eventLog`.
+        public static let eventLog = "eventLog"
         /// `useCases`.
         public static let useCases = "useCases"
     }
@@ -49,9 +57,12 @@ public struct EndpointsFile: Sendable, Hashable {
     /// Creates the description.
     public init(
         pid: Int32, admin: String? = nil, adminServerKey: String? = nil, adminClientPublicKeyFile: String? = nil,
-        adminClientSecretKeyFile: String? = nil, useCaseServerKey: String? = nil, http: String? = nil, useCases: [UseCaseName: String]
+        adminClientSecretKeyFile: String? = nil, useCaseServerKey: String? = nil, http: String? = nil, events: String? = nil,
+        eventLog: String? = nil, useCases: [UseCaseName: String]
     ) {
         self.http = http
+        self.events = events
+        self.eventLog = eventLog
         self.useCaseServerKey = useCaseServerKey
         self.pid = pid
         self.admin = admin
@@ -71,6 +82,7 @@ public struct EndpointsFile: Sendable, Hashable {
         [
             (Key.admin, admin), (Key.adminServerKey, adminServerKey), (Key.adminClientPublicKeyFile, adminClientPublicKeyFile),
             (Key.adminClientSecretKeyFile, adminClientSecretKeyFile), (Key.useCaseServerKey, useCaseServerKey), (Key.http, http),
+            (Key.events, events), (Key.eventLog, eventLog),
         ]
     }
 
@@ -148,7 +160,8 @@ public struct EndpointsFile: Sendable, Hashable {
             pid: pid32, admin: value[Key.admin]?.stringValue, adminServerKey: value[Key.adminServerKey]?.stringValue,
             adminClientPublicKeyFile: value[Key.adminClientPublicKeyFile]?.stringValue,
             adminClientSecretKeyFile: value[Key.adminClientSecretKeyFile]?.stringValue,
-            useCaseServerKey: value[Key.useCaseServerKey]?.stringValue, http: value[Key.http]?.stringValue, useCases: useCases
+            useCaseServerKey: value[Key.useCaseServerKey]?.stringValue, http: value[Key.http]?.stringValue,
+            events: value[Key.events]?.stringValue, eventLog: value[Key.eventLog]?.stringValue, useCases: useCases
         )
     }
 }

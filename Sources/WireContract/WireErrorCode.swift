@@ -22,6 +22,9 @@ public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
     case unavailable
     /// An unexpected failure inside the service; the request may or may not have had effect.
     case `internal`
+    /// The event log no longer keeps the events asked for (they were pruned); the error's
+    /// `firstSeq` is the oldest it keeps. Only the event log answers it.
+    case gone
 
     /// Whether the contract guarantees the request had no effect, so it may be sent again
     /// unchanged (`overloaded`, `deadline_exceeded`, `unavailable`).

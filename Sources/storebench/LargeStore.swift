@@ -14,7 +14,7 @@ struct LargeStore {
     static let nouns = ["Spoon", "Table", "Garden", "Kitchen", "Lantern", "Oven", "Harbor", "Bistro", "Pantry", "Terrace"]
 
     func build(at path: String, progress: @escaping @Sendable (String) -> Void) async throws {
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, events: nil)
         let userRepository = try await SQLiteUserRepository(store: store)
         let restaurantRepository = try await SQLiteRestaurantRepository(store: store)
         let base = Timestamp(year: 2024, month: 1, day: 1)

@@ -78,7 +78,7 @@ struct RawSQLiteCeiling {
     /// A new database with the service's own schema, created by the service's store.
     private func createSchema(_ name: String) async throws -> String {
         let path = directory + "/\(name).sqlite"
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, events: nil)
         try await store.close()
         return path
     }

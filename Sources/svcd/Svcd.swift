@@ -60,6 +60,14 @@ struct Svcd: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Requests each use case may have taken and not yet answered; beyond that, requests are answered overloaded at once.")
     var maxInFlight: Int = ServiceConfiguration().maxInFlight
 
+    @Option(name: .long, parsing: .unconditional, help: "Keep events in the event log at least this many hours, a whole number of at least 1 (default 168: seven days).")
+    var eventRetention: Int = ServiceConfiguration().eventRetentionHours
+
+    // Measuring only: the cost of the event log is this build with and without it. Breaks the
+    // contract (writes append no events), so it is not in --help.
+    @Flag(name: .long, help: .hidden)
+    var benchmarkWithoutEvents = false
+
     func validate() throws {
         guard TaxRate(decimal: taxRate) != nil else {
             throw ValidationError("--tax-rate must be a decimal fraction between 0 and 1 with at most 6 decimals, e.g. 0.08")
@@ -90,6 +98,9 @@ struct Svcd: AsyncParsableCommand {
         }
         guard (1...1_000_000).contains(maxInFlight) else {
             throw ValidationError("--max-in-flight must be between 1 and 1000000")
+        }
+        guard (1...1_000_000).contains(eventRetention) else {
+            throw ValidationError("--event-retention must be a whole number of hours between 1 and 1000000")
         }
         guard (2...1000).contains(databaseConnections) else {
             throw ValidationError("--database-connections must be between 2 and 1000")
@@ -134,6 +145,8 @@ struct Svcd: AsyncParsableCommand {
         configuration.maxInFlight = maxInFlight
         configuration.clientKeysPath = clientKeys.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         configuration.httpPort = httpPort
+        configuration.eventRetentionHours = eventRetention
+        configuration.recordsEvents = !benchmarkWithoutEvents
         if configuration.store == .postgres {
             configuration.databaseURL = try resolvedDatabaseURL.map { try PostgresURL(parsing: $0) }
             configuration.databaseConnections = databaseConnections

@@ -169,7 +169,7 @@ import Glibc
     }
 
     private func checkIntegrity(_ dataDirectory: String) async throws {
-        let store = try SQLiteStore(path: dataDirectory + "/store.sqlite")
+        let store = try SQLiteStore(path: dataDirectory + "/store.sqlite", events: nil)
         do {
             try await store.checkIntegrity()
         } catch {

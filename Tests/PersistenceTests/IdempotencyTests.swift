@@ -103,7 +103,7 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
         #expect(saved == .added(count: 1))
         let removed = try await world.favorites.remove(userId: user.id, restaurantId: restaurant.id, claim: claim("remove"))
         #expect(removed == 0)
-        let renamed = try await world.users.update(id: user.id, claim: claim("rename")) { $0.with(name: "Renamed") }
+        let renamed = try await world.users.update(id: user.id, claim: claim("rename"), event: DomainEvent.userProfileUpdated) { $0.with(name: "Renamed") }
         #expect(renamed == .stored(user.with(name: "Renamed")))
 
         let expected: [(String, WriteResult)] = [
@@ -129,7 +129,7 @@ private enum ClaimOutcome<Value: Sendable>: Sendable {
         let user = try await world.makeUser()
         struct Refused: Error {}
         await #expect(throws: Refused.self) {
-            _ = try await world.users.update(id: user.id, claim: claim("u-key")) { _ in throw Refused() }
+            _ = try await world.users.update(id: user.id, claim: claim("u-key"), event: DomainEvent.userProfileUpdated) { _ in throw Refused() }
         }
         #expect(try await world.idempotency.binding(forKey: "u-key") == nil)
     }

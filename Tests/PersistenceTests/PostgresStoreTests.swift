@@ -3,6 +3,7 @@ import Foundation
 import Persistence
 import SvcdTestSupport
 import Testing
+import Transport
 
 /// The PostgreSQL store's own duties, beyond the repositories' rules: its URL, migrating and
 /// seeding when several instances start at once, and what callers are told when the database
@@ -49,9 +50,9 @@ import Testing
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
-        #expect(applied.sorted() == ["idempotency-keys", "v1"])
+        #expect(applied.sorted() == ["events", "idempotency-keys", "v1"])
         let recorded = try await server.psql("SELECT string_agg(name, ',' ORDER BY name) FROM schema_migrations", database: URL(string: url)!.lastPathComponent)
-        #expect(recorded == "idempotency-keys,v1")
+        #expect(recorded == "events,idempotency-keys,v1")
     }
 
     @Test func ofInstancesSeedingAtOnceExactlyOneSeeds() async throws {
@@ -89,7 +90,7 @@ import Testing
             var configuration = PostgresStore.Configuration(url: try PostgresURL(parsing: server.url))
             configuration.connectionWait = .milliseconds(1500)
             let patient = store
-            let impatient = PostgresStore(configuration: configuration, logger: .init(label: "tests.postgres"))
+            let impatient = PostgresStore(configuration: configuration, events: WireEventEncoding(), logger: .init(label: "tests.postgres"))
             impatient.start()
             let users = PostgresUserRepository(store: impatient)
             _ = try await users.insert(user("before"))
@@ -176,7 +177,7 @@ import Testing
         // One statement at a time, so that the registrations below queue and go together.
         configuration.writeBatches = 1
         configuration.maximumConnections = 2
-        let store = PostgresStore(configuration: configuration, logger: .init(label: "tests.postgres"))
+        let store = PostgresStore(configuration: configuration, events: WireEventEncoding(), logger: .init(label: "tests.postgres"))
         store.start()
         try await store.migrate()
         let users = PostgresUserRepository(store: store)

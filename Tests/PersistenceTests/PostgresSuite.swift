@@ -3,6 +3,7 @@ import Logging
 import Persistence
 import SvcdTestSupport
 import Testing
+import Transport
 
 /// A throwaway PostgreSQL server for one suite: started before its tests, stopped after them.
 /// Each `World.open(.postgres)` in the suite gets a database of its own on it.
@@ -40,7 +41,7 @@ struct PostgresSuite: SuiteTrait, TestScoping {
         configuration.statementTimeout = .seconds(60)
         var logger = Logger(label: "tests.postgres")
         logger.logLevel = .warning
-        let store = PostgresStore(configuration: configuration, clock: clock, logger: logger)
+        let store = PostgresStore(configuration: configuration, clock: clock, events: WireEventEncoding(), logger: logger)
         store.start()
         if migrate { try await store.migrate() }
         return store

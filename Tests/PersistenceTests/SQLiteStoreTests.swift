@@ -4,6 +4,7 @@ import GRDB
 @testable import Persistence
 import RestaurantTesting
 import Testing
+import Transport
 
 /// Runs raw SQL on the store's file through a separate connection, as another tool would.
 func rawSQL(_ path: String, _ sql: String, _ arguments: StatementArguments = []) throws {
@@ -33,7 +34,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         #expect(mode == SQLiteStore.fullSynchronous)
         // The same after the store has been closed and opened again on the same file.
         try await store.close()
-        let reopened = try SQLiteStore(path: store.path)
+        let reopened = try SQLiteStore(path: store.path, events: WireEventEncoding())
         #expect(try await reopened.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == SQLiteStore.fullSynchronous)
         try await reopened.close()
     }

@@ -1,5 +1,6 @@
 import Persistence
 import RestaurantTesting
+import Transport
 
 /// What a world of these tests was opened from, kept as its ``World/backing`` so the store stays
 /// open (and its directory on disk) while the world is in use.
@@ -39,7 +40,7 @@ extension World {
                 users: PostgresUserRepository(store: postgres), restaurants: PostgresRestaurantRepository(store: postgres),
                 favorites: PostgresFavoriteRepository(store: postgres), menu: PostgresMenuRepository(store: postgres),
                 orders: PostgresOrderRepository(store: postgres),
-                idempotency: PostgresIdempotencyRepository(store: postgres),
+                idempotency: PostgresIdempotencyRepository(store: postgres), events: PostgresEventRepository(store: postgres),
                 clock: clock, idPrefix: idPrefix, backing: OpenedStore(postgres: postgres)
             )
         }
@@ -49,12 +50,12 @@ extension World {
     /// its clock at ``World/start``; `directory`, when given, is kept with the world.
     static func open(sqliteFile path: String, directory: TemporaryDirectory? = nil, idPrefix: String) async throws -> World {
         let clock = ManualWallClock(World.start)
-        let store = try SQLiteStore(path: path, clock: clock)
+        let store = try SQLiteStore(path: path, clock: clock, events: WireEventEncoding())
         return World(
             users: try await SQLiteUserRepository(store: store), restaurants: try await SQLiteRestaurantRepository(store: store),
             favorites: try await SQLiteFavoriteRepository(store: store), menu: SQLiteMenuRepository(store: store),
             orders: SQLiteOrderRepository(store: store),
-            idempotency: SQLiteIdempotencyRepository(store: store),
+            idempotency: SQLiteIdempotencyRepository(store: store), events: SQLiteEventRepository(store: store),
             clock: clock, idPrefix: idPrefix, backing: OpenedStore(sqlite: store, directory: directory)
         )
     }

@@ -1,12 +1,13 @@
 import Domain
 import Persistence
+import Transport
 
 /// The one test world: a set of repositories, deterministic ports (a clock the test moves by
 /// hand, sequential ids, a fixed tax rate) and every use case wired over them by the production
 /// composition, ``UseCaseCatalog``.
 ///
 /// `World()` is a fresh in-memory store. A test of a store builds that store's repositories and
-/// passes them to ``init(users:restaurants:favorites:menu:orders:idempotency:clock:taxRate:idPrefix:backing:)``,
+/// passes them to ``init(users:restaurants:favorites:menu:orders:idempotency:events:clock:taxRate:idPrefix:backing:)``,
 /// so the same use cases and helpers run over every backend. Every test builds its own world, so
 /// tests never share state.
 public struct World: Sendable {
@@ -33,6 +34,8 @@ public struct World: Sendable {
     public let orders: any OrderRepository
     /// Idempotency keys' bindings, shared by the repositories above.
     public let idempotency: any IdempotencyRepository
+    /// The event log the repositories above append to.
+    public let events: any EventRepository
     /// Every use case over this world's repositories and ports.
     public let useCases: UseCaseCatalog
     /// What the repositories were opened from (a store, its files), held for as long as the
@@ -47,12 +50,12 @@ public struct World: Sendable {
         let clock = ManualWallClock(now)
         // The store stamps idempotency keys' bindings with the world's clock, as the service
         // does with its own.
-        let store = InMemoryStore(clock: clock)
+        let store = InMemoryStore(clock: clock, events: WireEventEncoding())
         // The in-memory menu repository keeps the orders too: placing an order takes the stock
         // in the same atomic step.
         self.init(
             users: store.users, restaurants: store.restaurants, favorites: store.favorites,
-            menu: store.menu, orders: store.orders, idempotency: store.idempotency,
+            menu: store.menu, orders: store.orders, idempotency: store.idempotency, events: store.events,
             clock: clock, taxRate: taxRate, idPrefix: idPrefix
         )
     }
@@ -62,7 +65,7 @@ public struct World: Sendable {
     /// the world (``backing``).
     public init(
         users: any UserListing, restaurants: any RestaurantRepository, favorites: any FavoriteRepository,
-        menu: any MenuRepository, orders: any OrderRepository, idempotency: any IdempotencyRepository,
+        menu: any MenuRepository, orders: any OrderRepository, idempotency: any IdempotencyRepository, events: any EventRepository,
         clock: ManualWallClock, taxRate: TaxRate = World.defaultTaxRate, idPrefix: String = "id", backing: (any Sendable)? = nil
     ) {
         self.clock = clock
@@ -74,10 +77,11 @@ public struct World: Sendable {
         self.menu = menu
         self.orders = orders
         self.idempotency = idempotency
+        self.events = events
         self.backing = backing
         useCases = UseCaseCatalog(
             users: users, restaurants: restaurants, favorites: favorites, menu: menu, orders: orders,
-            idempotency: idempotency, clock: clock, ids: ids, taxRate: self.taxRate
+            idempotency: idempotency, events: events, clock: clock, ids: ids, taxRate: self.taxRate
         )
     }
 

@@ -28,7 +28,7 @@ import Testing
 
     @Test func aSQLiteReadOnAThreadThatPermitsBlockingRunsOnThatThread() async throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.path + "/store.sqlite")
+        let store = try SQLiteStore(path: directory.path + "/store.sqlite", events: nil)
         let executor = BlockingReadExecutor(threads: 1, named: "test-read") { SQLiteStore.permitBlockingReadsOnThisThread() }
         let (caller, reader, answer) = try await Task(executorPreference: executor) {
             let caller = pthread_self()

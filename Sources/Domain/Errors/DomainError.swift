@@ -10,6 +10,9 @@ public enum DomainError: Error, Sendable, Hashable, CustomStringConvertible {
     case businessRule(BusinessRuleViolation)
     /// The request collides with existing data (a uniqueness rule).
     case conflict(reason: String)
+    /// The event log no longer keeps the events asked for: it was pruned, and its oldest event
+    /// now is `firstKeptSeq`.
+    case gone(firstKeptSeq: Int64)
 
     /// A plain-words explanation suitable for an error reply.
     public var description: String {
@@ -19,6 +22,8 @@ public enum DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unauthorized(let reason): reason
         case .businessRule(let violation): violation.description
         case .conflict(let reason): reason
+        case .gone(let first):
+            "the event log no longer keeps the events asked for: its oldest event is seq \(first) (older ones were pruned); rebuild what you derived from the events, then read from after=\(first - 1)"
         }
     }
 }

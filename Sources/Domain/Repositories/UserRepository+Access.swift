@@ -16,9 +16,13 @@ extension UserRepository {
         return user
     }
 
-    /// Runs an atomic update (binding `claim` to the stored user) and turns its outcome into the user or a domain error.
-    func updateExisting(_ id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User) async throws -> User {
-        switch try await update(id: id, claim: claim, change) {
+    /// Runs an atomic update (binding `claim` to the stored user, appending `event` when it
+    /// changed something) and turns its outcome into the user or a domain error.
+    func updateExisting(
+        _ id: UserID, claim: IdempotencyClaim?, event: @escaping @Sendable (User) -> DomainEvent,
+        _ change: @escaping @Sendable (User) throws -> User
+    ) async throws -> User {
+        switch try await update(id: id, claim: claim, event: event, change) {
         case .stored(let user): return user
         case .notFound: throw DomainError.notFound(entity: "user", id: id.rawValue)
         case .emailTaken: throw DomainError.conflict(reason: "email is already registered")

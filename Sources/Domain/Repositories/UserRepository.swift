@@ -8,8 +8,12 @@ public protocol UserRepository: Sendable {
     func user(id: UserID) async throws -> User?
     /// Reads the user, applies `change` and stores the result as one atomic step; no other
     /// write to the user can come between. Errors thrown by `change` abort without effect. Binds
-    /// `claim` to the stored user in the same step.
-    func update(id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User) async throws -> UserWriteOutcome
+    /// `claim` to the stored user in the same step, and appends `event` of the stored user when
+    /// it differs from the user read (a change to the same values appends nothing).
+    func update(
+        id: UserID, claim: IdempotencyClaim?, event: @escaping @Sendable (User) -> DomainEvent,
+        _ change: @escaping @Sendable (User) throws -> User
+    ) async throws -> UserWriteOutcome
 }
 
 extension UserRepository {
@@ -18,9 +22,9 @@ extension UserRepository {
         try await insert(user, claim: nil)
     }
 
-    /// ``update(id:claim:_:)`` without an idempotency key.
+    /// ``update(id:claim:event:_:)`` without an idempotency key, announced as a profile update.
     public func update(id: UserID, _ change: @escaping @Sendable (User) throws -> User) async throws -> UserWriteOutcome {
-        try await update(id: id, claim: nil, change)
+        try await update(id: id, claim: nil, event: DomainEvent.userProfileUpdated, change)
     }
 }
 

@@ -11,7 +11,7 @@ public struct DeactivateUser: Sendable {
     /// With `claim`, the write and the key's binding are one atomic step; a key bound meanwhile
     /// ends it with ``IdempotentReplay`` (the same request) or [conflict] (another one).
     public func execute(userId: UserID, claim: IdempotencyClaim? = nil) async throws -> User {
-        try await users.updateExisting(userId, claim: claim) { user in
+        try await users.updateExisting(userId, claim: claim, event: DomainEvent.userDeactivated) { user in
             user.with(isActive: false)
         }
     }

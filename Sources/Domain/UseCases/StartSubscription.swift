@@ -20,7 +20,7 @@ public struct StartSubscription: Sendable {
     public func execute(userId: UserID, months: Int, claim: IdempotencyClaim? = nil) async throws -> User {
         let months = try Validate.integer(months, field: "months", in: StartSubscription.months)
         let now = clock.now()
-        return try await users.updateExisting(userId, claim: claim) { user in
+        return try await users.updateExisting(userId, claim: claim, event: DomainEvent.subscriptionStarted) { user in
             try user.requireActive()
             let start = max(now, user.subscriptionActiveUntil ?? now)
             return user.with(subscriptionActiveUntil: .some(start.adding(months: months)))

@@ -37,7 +37,7 @@ public struct UpdateUserProfile: Sendable {
             }
             return email
         }
-        return try await users.updateExisting(input.userId, claim: claim) { user in
+        return try await users.updateExisting(input.userId, claim: claim, event: DomainEvent.userProfileUpdated) { user in
             try user.requireActive()
             return user.with(name: name, email: email)
         }

@@ -47,11 +47,13 @@ public struct UseCaseCatalog: Sendable {
     public let loadFeed: LoadFeed
     /// Answers a write whose idempotency key is bound already, before the write's use case runs.
     public let replayBoundWrite: ReplayBoundWrite
+    /// Reads the event log from a sequence number (the event log endpoint's).
+    public let readEventLog: ReadEventLog
 
     /// Builds every use case over the given repositories and ports.
     public init(
         users: any UserRepository, restaurants: any RestaurantRepository, favorites: any FavoriteRepository,
-        menu: any MenuRepository, orders: any OrderRepository, idempotency: any IdempotencyRepository,
+        menu: any MenuRepository, orders: any OrderRepository, idempotency: any IdempotencyRepository, events: any EventRepository,
         clock: any WallClock, ids: any IdentifierGenerator, taxRate: any TaxRateProvider
     ) {
         registerUser = RegisterUser(users: users, clock: clock, ids: ids)
@@ -77,5 +79,6 @@ public struct UseCaseCatalog: Sendable {
         listOrders = ListOrders(users: users, orders: orders)
         loadFeed = LoadFeed(restaurants: restaurants)
         replayBoundWrite = ReplayBoundWrite(bindings: idempotency)
+        readEventLog = ReadEventLog(events: events)
     }
 }

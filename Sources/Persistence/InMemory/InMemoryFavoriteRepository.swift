@@ -18,22 +18,25 @@ public actor InMemoryFavoriteRepository: FavoriteRepository {
         try idempotency.perform(claim) {
             var favorites = favoritesByUser[favorite.userId, default: []]
             if favorites.contains(where: { $0.restaurantId == favorite.restaurantId }) {
-                return (.alreadySaved(count: favorites.count), .favoriteCount(favorites.count))
+                return (.alreadySaved(count: favorites.count), .unchanged(.favoriteCount(favorites.count)))
             }
             guard favorites.count < limit else { return (.limitReached(count: favorites.count), nil) }
             let position = favorites.firstIndex { $0.savedAt <= favorite.savedAt } ?? favorites.endIndex
             favorites.insert(favorite, at: position)
             favoritesByUser[favorite.userId] = favorites
-            return (.added(count: favorites.count), .favoriteCount(favorites.count))
+            let saved = DomainEvent.favoriteSaved(userId: favorite.userId, restaurantId: favorite.restaurantId, favoriteCount: favorites.count)
+            return (.added(count: favorites.count), .changed(.favoriteCount(favorites.count), saved))
         }
     }
 
     /// Removes the favorite if present; returns the count afterwards.
     public func remove(userId: UserID, restaurantId: RestaurantID, claim: IdempotencyClaim?) throws -> Int {
         try idempotency.perform(claim) {
+            let before = favoritesByUser[userId, default: []].count
             favoritesByUser[userId, default: []].removeAll { $0.restaurantId == restaurantId }
             let count = favoritesByUser[userId, default: []].count
-            return (count, .favoriteCount(count))
+            guard count < before else { return (count, .unchanged(.favoriteCount(count))) }
+            return (count, .changed(.favoriteCount(count), .favoriteRemoved(userId: userId, restaurantId: restaurantId, favoriteCount: count)))
         }
     }
 

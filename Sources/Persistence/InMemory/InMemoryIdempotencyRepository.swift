@@ -3,10 +3,11 @@ import Synchronization
 
 /// Idempotency keys' bindings held in memory, shared by the in-memory repositories of one store.
 ///
-/// A repository binds a key with ``perform(_:_:)``, which holds this ledger's lock while the
-/// repository's write runs (synchronously, inside the repository actor's own step): the check
-/// that the key is free, the write and the binding are one atomic step, even when two
-/// repositories (two actors) are handed the same key at once.
+/// A repository runs each write through ``perform(_:_:)``, which holds this ledger's lock while
+/// the repository's write runs (synchronously, inside the repository actor's own step): the check
+/// that the key is free, the write, the binding and the write's event (appended to the store's
+/// ``InMemoryEventRepository``) are one atomic step, even when two repositories (two actors) are
+/// handed the same key at once.
 public final class InMemoryIdempotencyRepository: IdempotencyRepository {
     private struct Entry {
         let binding: IdempotencyBinding
@@ -15,10 +16,14 @@ public final class InMemoryIdempotencyRepository: IdempotencyRepository {
 
     private let entries = Mutex<[String: Entry]>([:])
     private let clock: any WallClock
+    /// Where the writes' events are appended.
+    let events: InMemoryEventRepository
 
-    /// An empty ledger; bindings are stamped with `clock`'s time.
-    public init(clock: any WallClock = SystemWallClock()) {
+    /// An empty ledger; bindings are stamped with `clock`'s time, and the writes' events appended
+    /// to `events` (by default a log that keeps none).
+    public init(clock: any WallClock = SystemWallClock(), events: InMemoryEventRepository? = nil) {
         self.clock = clock
+        self.events = events ?? InMemoryEventRepository(encoder: nil, clock: clock)
     }
 
     /// The binding of `key`, if any.
@@ -36,17 +41,23 @@ public final class InMemoryIdempotencyRepository: IdempotencyRepository {
     }
 
     /// Runs `write` as the write `claim` binds: when the key is bound already, throws the
-    /// claim's answer to it and does not run `write`; otherwise runs it and, when it returns a
-    /// result (it succeeded), binds the key to that result. Without a claim it just runs `write`.
-    func perform<T: Sendable>(_ claim: IdempotencyClaim?, _ write: () throws -> (T, WriteResult?)) throws -> T {
-        guard let claim else { return try write().0 }
+    /// claim's answer to it and does not run `write`; otherwise runs it and, when it returns what
+    /// it stored (it succeeded), binds the key to its result and appends its event, if any.
+    func perform<T: Sendable>(_ claim: IdempotencyClaim?, _ write: () throws -> (T, StoredWrite?)) throws -> T {
+        let encoder = EventRecording.encoder(events.encoder)
+        guard let claim else {
+            let (value, stored) = try write()
+            if let event = stored?.event, let encoder { events.append(event, encodedBy: encoder) }
+            return value
+        }
         return try entries.withLock { entries throws -> T in
             if let bound = entries[claim.key] {
                 throw claim.answer(toBound: bound.binding)
             }
-            let (value, result) = try write()
-            if let result {
-                entries[claim.key] = Entry(binding: claim.binding(for: result), madeAt: clock.now())
+            let (value, stored) = try write()
+            if let stored {
+                entries[claim.key] = Entry(binding: claim.binding(for: stored.result), madeAt: clock.now())
+                if let event = stored.event, let encoder { events.append(event, encodedBy: encoder) }
             }
             return value
         }

@@ -30,7 +30,7 @@ actor InMemoryInventory {
         try idempotency.perform(claim) {
             items[item.id] = item
             itemIdsByRestaurant[item.restaurantId, default: []].append(item.id)
-            return ((), .menuItem(item))
+            return ((), .changed(.menuItem(item), .menuItemAdded(item)))
         }
     }
 
@@ -58,7 +58,7 @@ actor InMemoryInventory {
             guard item.stock <= maximumStock - quantity else { return (.beyondMaximum(stock: item.stock), nil) }
             let restocked = item.with(stock: item.stock + quantity)
             items[itemId] = restocked
-            return (.restocked(restocked), .menuItem(restocked))
+            return (.restocked(restocked), .changed(.menuItem(restocked), .menuItemRestocked(restocked)))
         }
     }
 
@@ -67,7 +67,8 @@ actor InMemoryInventory {
         try idempotency.perform(claim) {
             let outcome = store(order)
             guard case .placed(let placed) = outcome else { return (outcome, nil) }
-            return (outcome, .order(placed))
+            let left = placed.lines.map { ItemStock(itemId: $0.itemId, stock: items[$0.itemId]?.stock ?? 0) }
+            return (outcome, .changed(.order(placed), .orderPlaced(placed, stock: left)))
         }
     }
 

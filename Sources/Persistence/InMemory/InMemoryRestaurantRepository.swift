@@ -19,7 +19,7 @@ public actor InMemoryRestaurantRepository: RestaurantRepository {
     public func insert(_ restaurant: Restaurant, claim: IdempotencyClaim?) throws {
         try idempotency.perform(claim) {
             restaurants[restaurant.id] = restaurant
-            return ((), .restaurant(restaurant))
+            return ((), .changed(.restaurant(restaurant), .restaurantCreated(restaurant)))
         }
     }
 
@@ -57,7 +57,7 @@ public actor InMemoryRestaurantRepository: RestaurantRepository {
     public func addReview(_ review: Review, claim: IdempotencyClaim?) throws -> Restaurant? {
         try idempotency.perform(claim) {
             let updated = store(review)
-            return (updated, updated.map { .review(review, restaurantRating: $0.rating) })
+            return (updated, updated.map { .changed(.review(review, restaurantRating: $0.rating), .reviewAdded(review, restaurantRating: $0.rating)) })
         }
     }
 

@@ -16,10 +16,14 @@ public struct InMemoryStore: Sendable {
     public let orders: InMemoryOrderRepository
     /// Idempotency keys' bindings.
     public let idempotency: InMemoryIdempotencyRepository
+    /// The event log every write that changed something appends to.
+    public let events: InMemoryEventRepository
 
-    /// An empty store; `clock` stamps idempotency keys' bindings.
-    public init(clock: any WallClock = SystemWallClock()) {
-        idempotency = InMemoryIdempotencyRepository(clock: clock)
+    /// An empty store; `clock` stamps idempotency keys' bindings and events; `events` encodes
+    /// the events (`nil`: none are kept, only for measuring what the event log costs).
+    public init(clock: any WallClock = SystemWallClock(), events encoder: (any EventEncoding)?) {
+        events = InMemoryEventRepository(encoder: encoder, clock: clock)
+        idempotency = InMemoryIdempotencyRepository(clock: clock, events: events)
         users = InMemoryUserRepository(idempotency: idempotency)
         restaurants = InMemoryRestaurantRepository(idempotency: idempotency)
         favorites = InMemoryFavoriteRepository(idempotency: idempotency)

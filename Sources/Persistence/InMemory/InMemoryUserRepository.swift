@@ -21,7 +21,7 @@ public actor InMemoryUserRepository: UserRepository {
             guard idsByEmailKey[key] == nil else { return (.emailTaken, nil) }
             users[user.id] = user
             idsByEmailKey[key] = user.id
-            return (.stored(user), .user(user))
+            return (.stored(user), .changed(.user(user), .userRegistered(user)))
         }
     }
 
@@ -31,11 +31,15 @@ public actor InMemoryUserRepository: UserRepository {
     }
 
     /// Applies `change` to the stored user and stores the result, atomically.
-    public func update(id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User) throws -> UserWriteOutcome {
+    public func update(
+        id: UserID, claim: IdempotencyClaim?, event: @escaping @Sendable (User) -> DomainEvent,
+        _ change: @escaping @Sendable (User) throws -> User
+    ) throws -> UserWriteOutcome {
         try idempotency.perform(claim) {
+            let before = users[id]
             let outcome = try store(id: id, change)
             guard case .stored(let user) = outcome else { return (outcome, nil) }
-            return (outcome, .user(user))
+            return (outcome, user == before ? .unchanged(.user(user)) : .changed(.user(user), event(user)))
         }
     }
 

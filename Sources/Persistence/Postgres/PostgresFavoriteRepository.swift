@@ -24,10 +24,11 @@ public struct PostgresFavoriteRepository: FavoriteRepository {
                 "SELECT count(*)::bigint, coalesce(bool_or(restaurant_id = \(restaurantId)), false) FROM favorites WHERE user_id = \(userId)",
                 logger
             ) { try $0.decode((Int, Bool).self) } ?? (0, false)
-            if saved { return (.alreadySaved(count: count), .favoriteCount(count)) }
+            if saved { return (.alreadySaved(count: count), .unchanged(.favoriteCount(count))) }
             guard count < limit else { return (.limitReached(count: count), nil) }
             try await connection.run(Self.insert.query(FavoriteRecord(favorite)), logger)
-            return (.added(count: count + 1), .favoriteCount(count + 1))
+            let event = DomainEvent.favoriteSaved(userId: favorite.userId, restaurantId: favorite.restaurantId, favoriteCount: count + 1)
+            return (.added(count: count + 1), .changed(.favoriteCount(count + 1), event))
         }
     }
 
@@ -35,11 +36,14 @@ public struct PostgresFavoriteRepository: FavoriteRepository {
     public func remove(userId: UserID, restaurantId: RestaurantID, claim: IdempotencyClaim?) async throws -> Int {
         try await store.write(claim: claim) { connection, logger in
             try await connection.run("SELECT 1 FROM users WHERE id = \(userId.rawValue) FOR NO KEY UPDATE", logger)
-            try await connection.run("DELETE FROM favorites WHERE user_id = \(userId.rawValue) AND restaurant_id = \(restaurantId.rawValue)", logger)
+            let removed = try await connection.rows(
+                "DELETE FROM favorites WHERE user_id = \(userId.rawValue) AND restaurant_id = \(restaurantId.rawValue) RETURNING 1", logger
+            ).count
             let count = try await connection.row("SELECT count(*)::bigint FROM favorites WHERE user_id = \(userId.rawValue)", logger) {
                 try $0.decode(Int.self)
             } ?? 0
-            return (count, .favoriteCount(count))
+            guard removed == 1 else { return (count, .unchanged(.favoriteCount(count))) }
+            return (count, .changed(.favoriteCount(count), .favoriteRemoved(userId: userId, restaurantId: restaurantId, favoriteCount: count)))
         }
     }
 

@@ -19,7 +19,7 @@ public struct PostgresMenuRepository: MenuRepository {
         let insert = try Self.insert.query(MenuItemRecord(item))
         try await store.writeOne(claim: claim) { connection, logger in
             try await connection.run(insert, logger)
-            return ((), .menuItem(item))
+            return ((), .changed(.menuItem(item), .menuItemAdded(item)))
         }
     }
 
@@ -62,7 +62,7 @@ public struct PostgresMenuRepository: MenuRepository {
                 bindings.append(itemId.rawValue)
                 bindings.append(maximumStock)
             }, { try MenuItemRecord($0).item() }).first {
-                return (.restocked(item), .menuItem(item))
+                return (.restocked(item), .changed(.menuItem(item), .menuItemRestocked(item)))
             }
             let held = try await connection.rows(SelectItems.self, logger, binding: { $0.append([itemId.rawValue]) }) { try MenuItemRecord($0).item() }.first
             return (held.map { .beyondMaximum(stock: $0.stock) } ?? .notFound, nil)

@@ -26,17 +26,19 @@ public struct PostgresOrderRepository: OrderRepository {
             }) {
                 stock[id] = available
             }
+            var left: [ItemStock] = []
             for line in order.lines {
                 guard let available = stock[line.itemId.rawValue] else { return (.unknownItem(line.itemId), nil) }
                 guard line.quantity <= available else {
                     return (.insufficientStock(itemId: line.itemId, requested: line.quantity, available: available), nil)
                 }
+                left.append(ItemStock(itemId: line.itemId, stock: available - line.quantity))
             }
             let taken = try await connection.rows(TakeStockAndStoreOrder.self, logger) { try TakeStockAndStoreOrder.statement.bind(placed, to: &$0) }
             guard try taken.first?.decode(Int.self) == order.lines.count else {
                 throw StoreError.inconsistentWrite("stock of order \(order.id) changed under its own row locks")
             }
-            return (.placed(order), .order(order))
+            return (.placed(order), .changed(.order(order), .orderPlaced(order, stock: left)))
         }
     }
 

@@ -20,7 +20,7 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
         let insert = try Self.insert.query(RestaurantRecord(restaurant))
         try await store.writeOne(claim: claim) { connection, logger in
             try await connection.run(insert, logger)
-            return ((), .restaurant(restaurant))
+            return ((), .changed(.restaurant(restaurant), .restaurantCreated(restaurant)))
         }
     }
 
@@ -86,7 +86,7 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
             let updated = current.addingReview(rating: review.rating)
             try await connection.run(Self.updateTotals.query(RestaurantRecord(updated)), logger)
             try await connection.run(Self.insertReview.query(ReviewRecord(review)), logger)
-            return (updated, .review(review, restaurantRating: updated.rating))
+            return (updated, .changed(.review(review, restaurantRating: updated.rating), .reviewAdded(review, restaurantRating: updated.rating)))
         }
     }
 

@@ -118,6 +118,29 @@ enum PostgresSchema {
             );
             CREATE INDEX idempotency_keys_by_age ON idempotency_keys (made_at);
             """),
+        (MigrationName.events, """
+            -- The event log, a transactional outbox: each event is inserted in the transaction of
+            -- the write it records, unnumbered; after commit the sequencer numbers them (seq) in
+            -- insertion order (id), under event_sequence's row lock. A sequence value is taken at
+            -- insertion, after the write's row locks: for one key, id order is commit order.
+            CREATE TABLE events (
+                id BIGSERIAL PRIMARY KEY,
+                seq BIGINT UNIQUE,
+                type TEXT NOT NULL,
+                at BIGINT NOT NULL,                      -- ms since the epoch: the write's time
+                key TEXT NOT NULL,
+                data TEXT NOT NULL,                      -- the event's data, JSON
+                traceparent TEXT
+            );
+            -- The sequencer's work: the events not numbered yet, in insertion order.
+            CREATE INDEX events_unnumbered ON events (id) WHERE seq IS NULL;
+            -- The highest seq handed out (pruning never lowers it); its row lock serialises numbering.
+            CREATE TABLE event_sequence (
+                only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
+                last_seq BIGINT NOT NULL
+            );
+            INSERT INTO event_sequence (only_row, last_seq) VALUES (true, 0);
+            """),
     ]
 
     /// The statements of a migration's text, in order.

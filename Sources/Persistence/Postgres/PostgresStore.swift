@@ -66,7 +66,16 @@ public final class PostgresStore: Service, Sendable {
     let configuration: Configuration
     let clock: any WallClock
     let logger: Logger
-    private let client: PostgresClient
+    /// Encodes the events writes append; `nil`: events are written nowhere (a benchmark's
+    /// comparison only).
+    let events: (any EventEncoding)?
+    /// The newest end of the event log as this instance knows it, for the live stream.
+    let tail = EventTail(lastSeq: 0)
+    /// Numbers committed events and follows the numbers other instances hand out.
+    let sequencer = PostgresEventSequencer()
+    let client: PostgresClient
+    /// The connection pool's logger, which the event listener's connection logs to as well.
+    let backgroundLogger: Logger
     private let clientTask = Mutex<Task<Void, Never>?>(nil)
     /// Ends an operation's wait when its connection closes.
     private let lossWatch = ConnectionLossWatch()
@@ -74,14 +83,21 @@ public final class PostgresStore: Service, Sendable {
     private let reachable = Atomic<Bool>(true)
 
     /// A store for `configuration`; nothing connects until ``start()``. `clock` stamps
-    /// idempotency keys' bindings. `logger` gets this store's messages (the database becoming
+    /// idempotency keys' bindings and events; `events` encodes the events every write that
+    /// changes something appends in its own transaction (`nil` appends none: only for measuring
+    /// what the event log costs). `logger` gets this store's messages (the database becoming
     /// unreachable and reachable again, once each); `backgroundLogger` gets the connection
     /// pool's own, one per connection attempt.
-    public init(configuration: Configuration, clock: any WallClock = SystemWallClock(), logger: Logger, backgroundLogger: Logger? = nil) {
+    public init(
+        configuration: Configuration, clock: any WallClock = SystemWallClock(), events: (any EventEncoding)?, logger: Logger,
+        backgroundLogger: Logger? = nil
+    ) {
         self.url = configuration.url
         self.configuration = configuration
         self.clock = clock
+        self.events = events
         self.logger = logger
+        self.backgroundLogger = backgroundLogger ?? logger
         client = PostgresClient(
             configuration: Self.clientConfiguration(configuration), eventLoopGroup: Self.eventLoops, backgroundLogger: backgroundLogger ?? logger
         )
@@ -90,6 +106,7 @@ public final class PostgresStore: Service, Sendable {
     deinit {
         // A store dropped without close() (e.g. in tests) still closes its connections.
         clientTask.withLock { $0?.cancel() }
+        sequencer.stop()
     }
 
     /// Records whether an operation reached the database, logging when that changes.
@@ -119,20 +136,58 @@ public final class PostgresStore: Service, Sendable {
     /// The event loop every store's connections run on: one thread. Each request already crosses
     /// from its task to the loop and back; with one loop every connection's replies are read in
     /// the same wake-ups, where a loop per core added cross-thread wake-ups and no throughput.
-    private static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+    /// The TLS settings of `url`'s `sslmode`, and whether TLS is required (not just preferred).
+    private static func tlsConfiguration(_ url: PostgresURL) -> (TLSConfiguration, required: Bool)? {
+        switch url.tlsMode {
+        case .disable:
+            return nil
+        case .prefer, .require:
+            var unchecked = TLSConfiguration.makeClientConfiguration()
+            unchecked.certificateVerification = .none
+            return (unchecked, url.tlsMode == .require)
+        case .verifyFull:
+            return (.makeClientConfiguration(), true)
+        }
+    }
+
+    /// The startup parameters of every connection: its name, and the timeouts that end slow
+    /// statements and abandoned transactions.
+    private static func startupParameters(_ configuration: Configuration) -> [(String, String)] {
+        [
+            ("application_name", "svcd"),
+            ("statement_timeout", "\(milliseconds(configuration.statementTimeout))"),
+            ("lock_timeout", "\(milliseconds(configuration.lockTimeout))"),
+            ("idle_in_transaction_session_timeout", "\(milliseconds(configuration.statementTimeout) * 2)"),
+        ]
+    }
+
+    /// The event listener's own connection (see ``PostgresEventSequencer``).
+    static func listenerConfiguration(_ configuration: Configuration) throws -> PostgresConnection.Configuration {
+        let url = configuration.url
+        let tls: PostgresConnection.Configuration.TLS
+        if let (settings, required) = tlsConfiguration(url) {
+            let context = try NIOSSLContext(configuration: settings)
+            tls = required ? .require(context) : .prefer(context)
+        } else {
+            tls = .disable
+        }
+        var connection = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls
+        )
+        connection.options.connectTimeout = .init(configuration.connectionWait)
+        connection.options.additionalStartupParameters = startupParameters(configuration)
+        return connection
+    }
 
     static func clientConfiguration(_ configuration: Configuration) -> PostgresClient.Configuration {
         let url = configuration.url
         let tls: PostgresClient.Configuration.TLS
-        switch url.tlsMode {
-        case .disable:
+        if let (settings, required) = tlsConfiguration(url) {
+            tls = required ? .require(settings) : .prefer(settings)
+        } else {
             tls = .disable
-        case .prefer, .require:
-            var unchecked = TLSConfiguration.makeClientConfiguration()
-            unchecked.certificateVerification = .none
-            tls = url.tlsMode == .prefer ? .prefer(unchecked) : .require(unchecked)
-        case .verifyFull:
-            tls = .require(.makeClientConfiguration())
         }
         var client = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls
@@ -140,12 +195,7 @@ public final class PostgresStore: Service, Sendable {
         client.options.maximumConnections = configuration.maximumConnections
         client.options.minimumConnections = min(2, configuration.maximumConnections - 1)
         client.options.connectTimeout = configuration.connectionWait
-        client.options.additionalStartupParameters = [
-            ("application_name", "svcd"),
-            ("statement_timeout", "\(milliseconds(configuration.statementTimeout))"),
-            ("lock_timeout", "\(milliseconds(configuration.lockTimeout))"),
-            ("idle_in_transaction_session_timeout", "\(milliseconds(configuration.statementTimeout) * 2)"),
-        ]
+        client.options.additionalStartupParameters = startupParameters(configuration)
         return client
     }
 
@@ -154,15 +204,22 @@ public final class PostgresStore: Service, Sendable {
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
+    /// The highest seq of the event log as this instance last heard (from its own numbering, a
+    /// notification or a poll).
+    public var lastEventSeq: Int64 { tail.lastSeq }
+
     // MARK: Lifecycle
 
-    /// Starts the connection pool. Call once, before any other use.
+    /// Starts the connection pool and the event sequencer (``PostgresEventSequencer``). Call
+    /// once, before any other use.
     public func start() {
-        clientTask.withLock { task in
-            guard task == nil else { return }
+        let started = clientTask.withLock { task in
+            guard task == nil else { return false }
             let client = self.client
             task = Task { await client.run() }
+            return true
         }
+        if started { sequencer.start(for: self) }
     }
 
     /// Keeps the pool running until graceful shutdown, then closes it. In the service group this
@@ -173,8 +230,9 @@ public final class PostgresStore: Service, Sendable {
         await close()
     }
 
-    /// Closes every connection; later operations fail.
+    /// Stops the event sequencer and closes every connection; later operations fail.
     public func close() async {
+        await sequencer.stopAndWait()
         let task = clientTask.withLock { $0 }
         task?.cancel()
         await task?.value
@@ -308,9 +366,10 @@ public final class PostgresStore: Service, Sendable {
     /// (PostgreSQL rolled the transaction back); lost during `COMMIT` it is
     /// ``RepositoryFailure/outcomeUnknown(reason:)``.
     func write<T: Sendable>(
-        claim: IdempotencyClaim?, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> (T, WriteResult?)
+        claim: IdempotencyClaim?, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> (T, StoredWrite?)
     ) async throws -> T {
         let madeAt = clock.now()
+        let events = EventRecording.encoder(self.events)
         var attempt = 1
         while true {
             let committing = CommitPhase()
@@ -319,11 +378,14 @@ public final class PostgresStore: Service, Sendable {
                     try await client.withConnection { connection in
                         let held = self.holding(connection, progress)
                         defer { self.release(held) }
-                        return try await Self.transaction(on: connection, claim: claim, madeAt: madeAt, committing: committing, logger: logger, body)
+                        return try await Self.transaction(
+                            on: connection, claim: claim, madeAt: madeAt, events: events, committing: committing, logger: logger, body
+                        )
                     }
                 }
                 note(.success(()))
-                return value
+                if value.appended { sequencer.wake() }
+                return value.value
             } catch let error where PostgresFailure.isRetryable(error) && attempt < 3 {
                 attempt += 1
                 logger.debug("retrying a write after a deadlock or serialization failure", metadata: ["attempt": "\(attempt)"])
@@ -360,11 +422,12 @@ public final class PostgresStore: Service, Sendable {
         }
     }
 
-    /// The transaction of ``write(claim:_:)`` on a leased connection.
+    /// The transaction of ``write(claim:_:)`` on a leased connection: its value, and whether it
+    /// appended an event.
     private static func transaction<T: Sendable>(
-        on connection: PostgresConnection, claim: IdempotencyClaim?, madeAt: Timestamp, committing: CommitPhase, logger: Logger,
-        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> (T, WriteResult?)
-    ) async throws -> T {
+        on connection: PostgresConnection, claim: IdempotencyClaim?, madeAt: Timestamp, events: (any EventEncoding)?, committing: CommitPhase,
+        logger: Logger, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> (T, StoredWrite?)
+    ) async throws -> (value: T, appended: Bool) {
         do {
             return try await connection.withTransaction(logger: logger) { connection in
                 if let claim {
@@ -377,25 +440,32 @@ public final class PostgresStore: Service, Sendable {
                         throw claim.answer(toBound: try IdempotencyRecord(row).binding())
                     }
                 }
-                let (value, result) = try await body(connection, logger)
+                let (value, stored) = try await body(connection, logger)
                 if let claim {
-                    guard let result else { throw Refusal(value: value) }
+                    guard let result = stored?.result else { throw Refusal(value: value) }
                     let recorded = Data(claim.binding(for: result).recordedResult)
                     _ = try await connection.rows(RecordResult.self, logger) { bindings in
                         try bindings.append(recorded)
                         bindings.append(claim.key)
                     }
                 }
+                // Last, after the write's row locks: see PostgresEventSequencer on key order.
+                var appended = false
+                if let event = stored?.event, let events {
+                    let record = EventRecord(events.encode(event), key: event.key, at: madeAt)
+                    try await connection.run(AppendEvent.statement.query(record), logger)
+                    appended = true
+                }
                 // The caller may have been told `unavailable` already: then this must not commit.
                 guard committing.enter() else { throw CancellationError() }
-                return value
+                return (value, appended)
             }
         } catch let failure as PostgresTransactionError {
             if let commitError = failure.commitError {
                 guard PostgresFailure.isConnectionLoss(commitError) else { throw commitError }
                 throw RepositoryFailure.outcomeUnknown(reason: "the connection failed during COMMIT: \(PostgresFailure.summary(commitError))")
             }
-            if let refusal = failure.closureError as? Refusal<T> { return refusal.value }
+            if let refusal = failure.closureError as? Refusal<T> { return (refusal.value, false) }
             // Before COMMIT: PostgreSQL rolled back (also when the connection died meanwhile).
             throw failure.closureError ?? failure.beginError ?? failure
         }
@@ -405,13 +475,13 @@ public final class PostgresStore: Service, Sendable {
     /// here) and that it is lost as soon as the connection closes: the caller is then answered at
     /// once, not when the run limit passes (see ``ConnectionLossWatch``). End it with
     /// ``release(_:)`` when the operation is done with the connection.
-    private func holding(_ connection: PostgresConnection, _ progress: OperationDeadline.Progress) -> ConnectionLossWatch.Registration {
+    func holding(_ connection: PostgresConnection, _ progress: OperationDeadline.Progress) -> ConnectionLossWatch.Registration {
         progress.connected()
         return lossWatch.register(connection) { progress.connectionLost() }
     }
 
     /// Ends what ``holding(_:_:)`` started.
-    private func release(_ registration: ConnectionLossWatch.Registration) {
+    func release(_ registration: ConnectionLossWatch.Registration) {
         lossWatch.unregister(registration)
     }
 
@@ -419,7 +489,7 @@ public final class PostgresStore: Service, Sendable {
     /// (default ``Configuration/connectionWait``) for a connection, `runLimit` (default
     /// ``Configuration/runLimit``) in all; on timeout throws `onTimeout(stage)` (default:
     /// unavailable).
-    private func bounded<T: Sendable>(
+    func bounded<T: Sendable>(
         connectLimit: Duration? = nil, runLimit: Duration? = nil,
         onTimeout: @escaping @Sendable (OperationDeadline.Stage) -> any Error = PostgresStore.unavailableAfterTimeout,
         _ operation: @escaping @Sendable (PostgresClient, Logger, OperationDeadline.Progress) async throws -> T
@@ -480,16 +550,28 @@ private final class CommitPhase: Sendable {
 
 extension PostgresStore {
     /// A write that `claim` binds: one autocommit statement (one round trip) when there is no
-    /// claim, else a transaction with the claim (see ``write(claim:_:)``). `body` runs a single
-    /// statement and returns its value and, when it succeeded, its result.
+    /// claim and no event to append (seeding, or events written nowhere), else a transaction
+    /// with the claim and the event (see ``write(claim:_:)``). `body` runs a single statement and
+    /// returns its value and, when it succeeded, what it stored.
     func writeOne<T: Sendable>(
-        claim: IdempotencyClaim?, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> (T, WriteResult?)
+        claim: IdempotencyClaim?, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> (T, StoredWrite?)
     ) async throws -> T {
-        guard claim != nil else {
+        guard claim != nil || EventRecording.encoder(events) != nil else {
             return try await writeStatement { connection, logger in try await body(connection, logger).0 }
         }
         return try await write(claim: claim, body)
     }
+
+    /// `event` encoded for an `events` row written at `at`, or `nil` when the current task's
+    /// writes append no events (``EventRecording``) or the store keeps none.
+    func eventRecord(_ event: DomainEvent, at: Timestamp) -> EventRecord? {
+        EventRecording.encoder(events).map { EventRecord($0.encode(event), key: event.key, at: at) }
+    }
+}
+
+/// A write's event, inserted unnumbered as the last statement of its transaction.
+enum AppendEvent {
+    static let statement = PostgresStatement<EventRecord> { s in s.insert { $0 } }
 }
 
 /// A write's first statement with an idempotency key: claim the key with no result recorded yet

@@ -10,37 +10,45 @@ import PostgresNIO
 /// nothing to isolate and every call goes straight to the connection pool.
 ///
 /// Registrations without an idempotency key that arrive while others are being written go
-/// together in one `INSERT` (``StatementBatcher``): the unique index still decides each row.
+/// together in one `INSERT` (``StatementBatcher``): the unique index still decides each row, and
+/// the same statement appends the event of each row it inserted.
 public struct PostgresUserRepository: UserRepository {
     private let store: PostgresStore
-    private let registrations: StatementBatcher<User, Bool>
+    private let registrations: StatementBatcher<Registration, Bool>
 
     /// Users of `store`.
     public init(store: PostgresStore) {
         self.store = store
         registrations = StatementBatcher(
             maximumBatches: store.configuration.writeBatches, maximumItems: store.configuration.writeBatchRows
-        ) { [store] users in
-            let records = users.map { UserRecord($0) }
+        ) { [store] registrations in
+            let batch = RegistrationBatch(users: registrations.map(\.user), events: registrations.compactMap(\.event))
             let inserted = try await store.writeStatement { connection, logger in
-                try await connection.rows(InsertUsers.self, logger, binding: { try InsertUsers.statement.bind(records, to: &$0) }) {
+                if batch.events.isEmpty {
+                    return try await connection.rows(InsertUsers.self, logger, binding: { try InsertUsers.statement.bind(batch.users, to: &$0) }) {
+                        try $0.decode(String.self)
+                    }
+                }
+                return try await connection.rows(InsertAnnouncedUsers.self, logger, binding: { try InsertAnnouncedUsers.statement.bind(batch, to: &$0) }) {
                     try $0.decode(String.self)
                 }
             }
+            if !batch.events.isEmpty, !inserted.isEmpty { store.sequencer.wake() }
             let stored = Set(inserted)
-            return users.map { stored.contains($0.id.rawValue) }
+            return registrations.map { stored.contains($0.user.id) }
         }
     }
 
     /// Stores a new user unless the e-mail key is taken; returns once committed.
     public func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome {
         guard claim != nil else {
-            return try await registrations.submit(user) ? .stored(user) : .emailTaken
+            let registration = Registration(user: UserRecord(user), event: store.eventRecord(.userRegistered(user), at: store.clock.now()))
+            return try await registrations.submit(registration) ? .stored(user) : .emailTaken
         }
         return try await store.writeOne(claim: claim) { connection, logger in
             let record = UserRecord(user)
             let inserted = try await connection.rows(InsertUser.self, logger) { try InsertUser.statement.bind(record, to: &$0) }
-            return inserted.isEmpty ? (.emailTaken, nil) : (.stored(user), .user(user))
+            return inserted.isEmpty ? (.emailTaken, nil) : (.stored(user), .changed(.user(user), .userRegistered(user)))
         }
     }
 
@@ -53,7 +61,10 @@ public struct PostgresUserRepository: UserRepository {
 
     /// Reads the user under a row lock, applies `change` and writes the result, in one
     /// transaction; an address another user has (the unique index says so) is `.emailTaken`.
-    public func update(id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User) async throws -> UserWriteOutcome {
+    public func update(
+        id: UserID, claim: IdempotencyClaim?, event: @escaping @Sendable (User) -> DomainEvent,
+        _ change: @escaping @Sendable (User) throws -> User
+    ) async throws -> UserWriteOutcome {
         do {
             return try await store.write(claim: claim) { connection, logger in
                 guard let current = try await connection.row(
@@ -63,7 +74,7 @@ public struct PostgresUserRepository: UserRepository {
                 }
                 let updated = try change(current)
                 try await connection.run(Self.update.query(UserRecord(updated)), logger)
-                return (.stored(updated), .user(updated))
+                return (.stored(updated), updated == current ? .unchanged(.user(updated)) : .changed(.user(updated), event(updated)))
             }
         } catch where PostgresFailure.isUniqueViolation(error, constraint: "users_email_key_unique") {
             // The transaction (and any claim in it) was rolled back: nothing was written.
@@ -100,6 +111,40 @@ private enum InsertUsers: PreparedSQL {
     static let name = "svc_insert_users"
     static let statement = PostgresStatement<[UserRecord]> { s in
         "INSERT INTO users (\(UserRecord.postgresSelection)) \(s.rows { $0 }) ON CONFLICT (email_key) DO NOTHING RETURNING id"
+    }
+    static var sql: String { statement.sql }
+}
+
+/// One registration waiting for a batch: the user's row and, unless events are not recorded for
+/// it, its event's.
+private struct Registration: Sendable {
+    let user: UserRecord
+    let event: EventRecord?
+}
+
+/// What ``InsertAnnouncedUsers`` binds: the users' rows and their events' rows.
+private struct RegistrationBatch: Sendable {
+    let users: [UserRecord]
+    let events: [EventRecord]
+}
+
+/// ``InsertUsers`` that also appends the event of each row it inserted (a row refused for its
+/// e-mail key appends nothing), in the same statement: one round trip, as without events.
+private enum InsertAnnouncedUsers: PreparedSQL {
+    static let name = "svc_insert_announced_users"
+    static let statement = PostgresStatement<RegistrationBatch> { s in
+        let users = s.rows { $0.users }
+        let events = s.rows { $0.events }
+        let eventColumns = EventRecord.postgresColumns.map { "event.\($0.name)" }.joined(separator: ", ")
+        return """
+            WITH inserted AS (
+                INSERT INTO users (\(UserRecord.postgresSelection)) \(users) ON CONFLICT (email_key) DO NOTHING RETURNING id
+            ), announced AS (
+                INSERT INTO events (\(EventRecord.postgresSelection))
+                SELECT \(eventColumns) FROM (\(events)) AS event JOIN inserted ON inserted.id = event.\(EventRecord.Columns.key.name) COLLATE "C"
+            )
+            SELECT id FROM inserted
+            """
     }
     static var sql: String { statement.sql }
 }

@@ -38,11 +38,12 @@ public actor SQLiteFavoriteRepository: FavoriteRepository {
         return try await store.write(boundTo: claim, { db in
             let count = try db.integer("SELECT count(*) FROM favorites WHERE user_id = ?", [favorite.userId.rawValue])
             if try db.row("SELECT 1 FROM favorites WHERE user_id = ? AND restaurant_id = ?", [favorite.userId.rawValue, favorite.restaurantId.rawValue]) != nil {
-                return (.alreadySaved(count: count), .favoriteCount(count))
+                return (.alreadySaved(count: count), .unchanged(.favoriteCount(count)))
             }
             guard count < limit else { return (.limitReached(count: count), nil) }
             try db.insert(record)
-            return (.added(count: count + 1), .favoriteCount(count + 1))
+            let saved = DomainEvent.favoriteSaved(userId: favorite.userId, restaurantId: favorite.restaurantId, favoriteCount: count + 1)
+            return (.added(count: count + 1), .changed(.favoriteCount(count + 1), saved))
         }, committed: { outcome in
             guard case .added = outcome else { return }
             self.held.withLock { _ = $0[favorite.userId, default: []].insert(favorite.restaurantId) }
@@ -53,8 +54,10 @@ public actor SQLiteFavoriteRepository: FavoriteRepository {
     public nonisolated(nonsending) func remove(userId: UserID, restaurantId: RestaurantID, claim: IdempotencyClaim?) async throws -> Int {
         try await store.write(boundTo: claim, { db in
             try db.run("DELETE FROM favorites WHERE user_id = ? AND restaurant_id = ?", [userId.rawValue, restaurantId.rawValue])
+            let removed = db.changesCount == 1
             let count = try db.integer("SELECT count(*) FROM favorites WHERE user_id = ?", [userId.rawValue])
-            return (count, .favoriteCount(count))
+            guard removed else { return (count, .unchanged(.favoriteCount(count))) }
+            return (count, .changed(.favoriteCount(count), .favoriteRemoved(userId: userId, restaurantId: restaurantId, favoriteCount: count)))
         }, committed: { _ in
             self.held.withLock { _ = $0[userId]?.remove(restaurantId) }
         })

@@ -20,7 +20,7 @@ public actor SQLiteMenuRepository: MenuRepository {
         let record = MenuItemRecord(item)
         try await store.write(boundTo: claim) { db in
             try db.insert(record)
-            return ((), .menuItem(item))
+            return ((), .changed(.menuItem(item), .menuItemAdded(item)))
         }
     }
 
@@ -61,7 +61,7 @@ public actor SQLiteMenuRepository: MenuRepository {
                 return (.notFound, nil)
             }
             guard restocked else { return (.beyondMaximum(stock: item.stock), nil) }
-            return (.restocked(item), .menuItem(item))
+            return (.restocked(item), .changed(.menuItem(item), .menuItemRestocked(item)))
         }
     }
 

@@ -20,6 +20,7 @@ public actor SQLiteOrderRepository: OrderRepository {
     public nonisolated(nonsending) func place(_ order: Order, claim: IdempotencyClaim?) async throws -> OrderPlacementOutcome {
         let record = OrderRecord(order), lines = OrderLineRecord.lines(of: order)
         return try await store.write(boundTo: claim) { db in
+            var left: [ItemStock] = []
             for line in order.lines {
                 guard let stock = try Int.fetchOne(db.cachedStatement(sql: "SELECT stock FROM menu_items WHERE id = ?"), arguments: [line.itemId.rawValue]) else {
                     return (.unknownItem(line.itemId), nil)
@@ -27,6 +28,7 @@ public actor SQLiteOrderRepository: OrderRepository {
                 guard line.quantity <= stock else {
                     return (.insufficientStock(itemId: line.itemId, requested: line.quantity, available: stock), nil)
                 }
+                left.append(ItemStock(itemId: line.itemId, stock: stock - line.quantity))
             }
             for line in order.lines {
                 // Conditional, so stock can never go below zero even if the check above were wrong.
@@ -38,7 +40,7 @@ public actor SQLiteOrderRepository: OrderRepository {
             }
             try db.insert(record)
             for line in lines { try db.insert(line) }
-            return (.placed(order), .order(order))
+            return (.placed(order), .changed(.order(order), .orderPlaced(order, stock: left)))
         }
     }
 

@@ -55,7 +55,7 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
         try await store.write(boundTo: claim, { db in
             try db.insert(record)
             try db.insert(RestaurantSearchRecord(record, rowid: db.lastInsertedRowID))
-            return ((), .restaurant(restaurant))
+            return ((), .changed(.restaurant(restaurant), .restaurantCreated(restaurant)))
         }, committed: { _ in self.remember(restaurant) })
     }
 
@@ -136,7 +136,7 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     public nonisolated(nonsending) func addReview(_ review: Review, claim: IdempotencyClaim?) async throws -> Restaurant? {
         let held = self.held.withLock { $0.restaurantsById[review.restaurantId] }
         let reviewRecord = ReviewRecord(review)
-        return try await store.write(boundTo: claim, { db -> (Restaurant?, WriteResult?) in
+        return try await store.write(boundTo: claim, { db -> (Restaurant?, StoredWrite?) in
             guard let totals = try db.row("SELECT rating_total, review_count FROM restaurants WHERE id = ?", [review.restaurantId.rawValue]) else {
                 return (nil, nil)
             }
@@ -153,7 +153,7 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
                 try RestaurantRecord(updated).namedArguments
             )
             try db.insert(reviewRecord)
-            return (updated, .review(review, restaurantRating: updated.rating))
+            return (updated, .changed(.review(review, restaurantRating: updated.rating), .reviewAdded(review, restaurantRating: updated.rating)))
         }, committed: { updated in
             if let updated { self.remember(updated) }
         })

@@ -13,18 +13,29 @@ import Metrics
 public final class SQLiteStore: Sendable {
     /// The database file.
     public let path: String
-    /// Stamps idempotency keys' bindings with the time they were made.
+    /// Stamps idempotency keys' bindings with the time they were made, and events with their
+    /// write's time.
     let clock: any WallClock
+    /// Encodes the events writes append; `nil`: events are written nowhere (a benchmark's
+    /// comparison only).
+    let events: (any EventEncoding)?
+    /// The newest events, handed over at each commit, for the live stream.
+    let tail: EventTail
 
     private let pool: DatabasePool
     private let committer: GroupCommitter
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
-    /// `clock` stamps idempotency keys' bindings (their age decides when they are forgotten);
-    /// each group commit's size and duration go to `metrics` (by default the process-wide
+    /// `clock` stamps idempotency keys' bindings (their age decides when they are forgotten) and
+    /// events; `events` encodes the events every write that changes something appends in its own
+    /// transaction (`nil` appends none: only for measuring what the event log costs); each group
+    /// commit's size and duration go to `metrics` (by default the process-wide
     /// `MetricsSystem.factory`).
-    public init(path: String, clock: any WallClock = SystemWallClock(), metrics: any MetricsFactory = MetricsSystem.factory) throws {
+    public init(
+        path: String, clock: any WallClock = SystemWallClock(), events: (any EventEncoding)?, metrics: any MetricsFactory = MetricsSystem.factory
+    ) throws {
         self.clock = clock
+        self.events = events
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Another process holding the write lock (a backup, a second tool) is waited for
@@ -35,6 +46,7 @@ public final class SQLiteStore: Sendable {
         try pool.writeWithoutTransaction(Self.syncEveryCommit)
         self.path = path
         try StoreSchema.migrator.migrate(pool)
+        tail = EventTail(lastSeq: try pool.read(SQLiteEventRepository.lastSeq))
         committer = GroupCommitter(writer: pool, metrics: metrics)
     }
 
@@ -48,24 +60,34 @@ public final class SQLiteStore: Sendable {
 
     /// Runs `body` in the next group commit as the write `claim` binds, and returns once it is
     /// durable. When the key is bound already, `body` does not run and the claim's answer to the
-    /// binding is thrown (``IdempotentReplay`` or a conflict). Otherwise, when `body` returns a
-    /// result (its write succeeded), the key is bound to that result in the same transaction.
+    /// binding is thrown (``IdempotentReplay`` or a conflict). Otherwise, when `body` returns what
+    /// it stored (its write succeeded), the key is bound to its result and its event, if it
+    /// changed something, is appended to the event log, in the same transaction. The event reaches
+    /// the live stream's tail right after the commit, in commit order.
     func write<T: Sendable>(
-        boundTo claim: IdempotencyClaim?, _ body: @escaping @Sendable (Database) throws -> (T, WriteResult?),
+        boundTo claim: IdempotencyClaim?, _ body: @escaping @Sendable (Database) throws -> (T, StoredWrite?),
         committed: (@Sendable (T) -> Void)? = nil
     ) async throws -> T {
-        guard let claim else { return try await write({ db in try body(db).0 }, committed: committed) }
-        let clock = self.clock
-        return try await write({ db in
-            if let bound = try db.record(IdempotencyRecord.self, SQLiteIdempotencyRepository.selectBinding, [claim.key]) {
+        let clock = self.clock, tail = self.tail
+        let events = EventRecording.encoder(self.events)
+        return try await write({ db -> (T, LoggedEvent?) in
+            if let claim, let bound = try db.record(IdempotencyRecord.self, SQLiteIdempotencyRepository.selectBinding, [claim.key]) {
                 throw claim.answer(toBound: bound.binding())
             }
-            let (value, result) = try body(db)
-            if let result {
-                try db.insert(IdempotencyRecord(key: claim.key, claim.binding(for: result), madeAt: clock.now()))
+            let (value, stored) = try body(db)
+            guard let stored else { return (value, nil) }
+            let now = clock.now()
+            if let claim {
+                try db.insert(IdempotencyRecord(key: claim.key, claim.binding(for: stored.result), madeAt: now))
             }
-            return value
-        }, committed: committed)
+            guard let event = stored.event, let events else { return (value, nil) }
+            let encoded = events.encode(event)
+            try db.insert(EventRecord(encoded, key: event.key, at: now))
+            return (value, LoggedEvent(seq: db.lastInsertedRowID, type: encoded.type, at: now, key: event.key, data: encoded.data))
+        }, committed: { written in
+            if let logged = written.1 { tail.committed(logged) }
+            committed?(written.0)
+        }).0
     }
 
     /// The settings of every connection. With WAL, `synchronous = FULL` syncs the log at every
@@ -130,6 +152,9 @@ public final class SQLiteStore: Sendable {
         }
         return try result.get()
     }
+
+    /// The highest seq of the event log, as of the last commit.
+    public var lastEventSeq: Int64 { tail.lastSeq }
 
     /// How many commits made how many writes durable since the store was opened.
     public var commitStatistics: GroupCommitStatistics { committer.statistics }

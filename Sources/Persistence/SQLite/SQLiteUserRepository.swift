@@ -51,7 +51,7 @@ public actor SQLiteUserRepository: UserRepository {
         return try await store.write(boundTo: claim, { db in
             // The unique index decides: a taken key inserts nothing (and does not abort the batch).
             try db.run(Self.insertUnlessEmailTaken, record.databaseArguments)
-            return db.changesCount == 1 ? (.stored(user), .user(user)) : (.emailTaken, nil)
+            return db.changesCount == 1 ? (.stored(user), .changed(.user(user), .userRegistered(user))) : (.emailTaken, nil)
         }, committed: { outcome in
             if case .stored(let stored) = outcome { self.remember(stored, version: 0) }
         })
@@ -71,19 +71,22 @@ public actor SQLiteUserRepository: UserRepository {
 
     /// Reads the user, applies `change` and writes the result in one write transaction.
     public nonisolated(nonsending) func update(
-        id: UserID, claim: IdempotencyClaim?, _ change: @escaping @Sendable (User) throws -> User
+        id: UserID, claim: IdempotencyClaim?, event: @escaping @Sendable (User) -> DomainEvent,
+        _ change: @escaping @Sendable (User) throws -> User
     ) async throws -> UserWriteOutcome {
         let written: (outcome: UserWriteOutcome, version: Int) = try await store.write(boundTo: claim, { db in
             guard let current = try db.record(UserRecord.self, Self.selectUser, [id.rawValue]) else {
                 return ((.notFound, 0), nil)
             }
-            let updated = try change(try current.user())
+            let stored = try current.user()
+            let updated = try change(stored)
             let record = UserRecord(updated, version: current.version + 1)
             guard try db.row("SELECT 1 FROM users WHERE email_key = ? AND id <> ?", [record.emailKey, id.rawValue]) == nil else {
                 return ((.emailTaken, 0), nil)
             }
             try db.run(Self.updateUser, record.namedArguments)
-            return ((.stored(updated), record.version), .user(updated))
+            let written: StoredWrite = updated == stored ? .unchanged(.user(updated)) : .changed(.user(updated), event(updated))
+            return ((.stored(updated), record.version), written)
         }, committed: { written in
             if case .stored(let stored) = written.outcome { self.remember(stored, version: written.version) }
         })

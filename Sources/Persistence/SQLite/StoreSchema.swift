@@ -126,6 +126,22 @@ enum StoreSchema {
                 CREATE INDEX idempotency_keys_by_age ON idempotency_keys(made_at);
                 """)
         }
+        migrator.registerMigration(MigrationName.events) { db in
+            try db.execute(sql: """
+                -- The event log, a transactional outbox: each event is inserted in the transaction
+                -- of the write it records. The one writer numbers them (seq) in commit order;
+                -- AUTOINCREMENT never hands out a seq again, not even after pruning removed the
+                -- newest events, and keeps the highest one in sqlite_sequence.
+                CREATE TABLE events (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    type TEXT NOT NULL,
+                    at INTEGER NOT NULL,                   -- ms since the epoch: the write's time
+                    key TEXT NOT NULL,
+                    data BLOB NOT NULL,                    -- the event's data, JSON
+                    traceparent TEXT
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -14,6 +14,12 @@ struct AdminOperations: Sendable {
     let availability: ServiceAvailability
     let useCaseEndpoints: [UseCaseEndpoint]
     let useCaseAddresses: [UseCaseName: String]
+    /// The live event stream: `stats` reports its figures.
+    let eventStream: EventStreamEndpoint
+    /// The live event stream's bound address.
+    let eventStreamAddress: String
+    /// The event log's bound address.
+    let eventLogAddress: String
     let store: ServiceStore
     let logLevel: LogLevelControl?
     let late: LateBoundParts

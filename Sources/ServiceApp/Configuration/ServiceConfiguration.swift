@@ -37,6 +37,14 @@ public struct ServiceConfiguration: Sendable {
     public var databaseURL: PostgresURL?
     /// Connections to PostgreSQL this instance keeps open at most.
     public var databaseConnections: Int = 32
+    /// How long events are kept in the event log at least, in hours (at least 1; default 168,
+    /// seven days): older ones are pruned from the oldest end.
+    public var eventRetentionHours: Int = 168
+    /// Whether writes append their events to the event log. Always on in svcd; off only to
+    /// measure what the event log costs (a benchmark's comparison: the same build with events
+    /// written nowhere), which breaks the contract.
+    public var recordsEvents: Bool = true
+
     /// The port of the monitoring HTTP listener (`/metrics`, `/healthz`, `/readyz`) on
     /// ``host``; `nil` (the default) runs none, 0 binds an ephemeral port.
     public var httpPort: Int?

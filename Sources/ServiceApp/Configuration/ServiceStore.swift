@@ -10,8 +10,8 @@ enum ServiceStore: Sendable {
     case sqlite(SQLiteStore)
     /// A PostgreSQL database shared with other instances.
     case postgres(PostgresStore)
-    /// Process memory.
-    case memory
+    /// Process memory (its event log).
+    case memory(InMemoryEventRepository)
 
     /// `sqlite`, `postgres` or `memory`, as admin `status` reports it.
     var kind: ServiceConfiguration.StoreKind {
@@ -66,6 +66,16 @@ enum ServiceStore: Sendable {
         case .sqlite(let store): try await store.ping()
         case .postgres(let store): try await store.ping()
         case .memory: break
+        }
+    }
+
+    /// The highest seq of the event log as this instance knows it, without waiting: what the live
+    /// stream's statistics compare its progress with.
+    var lastEventSeq: Int64 {
+        switch self {
+        case .sqlite(let store): store.lastEventSeq
+        case .postgres(let store): store.lastEventSeq
+        case .memory(let events): events.lastSeq()
         }
     }
 

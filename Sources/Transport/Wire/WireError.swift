@@ -7,11 +7,15 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
     public let code: WireErrorCode
     /// What went wrong, in plain words; names the field for `invalid_input`.
     public let message: String
+    /// For `gone`: the oldest seq the event log keeps, sent as the error's `firstSeq` so a client
+    /// knows where the log resumes without reading the message.
+    public let firstSeq: Int64?
 
     /// Creates an error reply.
-    public init(_ code: WireErrorCode, _ message: String) {
+    public init(_ code: WireErrorCode, _ message: String, firstSeq: Int64? = nil) {
         self.code = code
         self.message = message
+        self.firstSeq = firstSeq
     }
 
     /// "code: message".
@@ -32,6 +36,7 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
             case .unauthorized: self.init(.unauthorized, domain.description)
             case .businessRule: self.init(.businessRule, domain.description)
             case .conflict: self.init(.conflict, domain.description)
+            case .gone(let first): self.init(.gone, domain.description, firstSeq: first)
             }
         case let failure as RepositoryFailure:
             switch failure {

@@ -39,6 +39,10 @@ public enum WireReply {
         writer.string(error.code.rawValue)
         writer.key(literal: WireEnvelope.Key.message.literal)
         writer.string(error.message)
+        if let firstSeq = error.firstSeq {
+            writer.key(literal: WireEvent.Result.firstSeq.literal)
+            writer.int(Int(firstSeq))
+        }
         writer.endObject()
         writer.endObject()
         return writer.bytes

@@ -4,8 +4,9 @@ import WireJSON
 
 extension AdminOperations {
     /// `stats`: per use case, in endpoint order, requests, errors by code, in flight, replies
-    /// dropped for vanished peers and latency percentiles (µs); with `{"format": "prometheus"}`,
-    /// the service's metrics registry as Prometheus exposition text (what `GET /metrics` serves).
+    /// dropped for vanished peers and latency percentiles (µs); the live event stream's progress,
+    /// subscribers and lag (ms); with `{"format": "prometheus"}`, the service's metrics registry
+    /// as Prometheus exposition text (what `GET /metrics` serves).
     func statistics(_ params: JSONObject) throws -> JSONValue {
         typealias Key = AdminOperation.Result
         let parameter = AdminOperation.Parameter.format
@@ -32,8 +33,17 @@ extension AdminOperations {
                     ])),
                 ])))
             }
+            let events = eventStream.statistics()
             return object([
                 (EndpointsFile.Key.useCases, object(useCases)),
+                (Key.events, object([
+                    (Key.lastWrittenSeq, .int(Int(events.lastWrittenSeq))), (Key.lastPublishedSeq, .int(Int(events.lastPublishedSeq))),
+                    (Key.published, .int(events.published)), (Key.subscribers, .int(events.subscribers)),
+                    (Key.lagMillis, object([
+                        (Key.p50, .double(events.lagMillis.p50)), (Key.p90, .double(events.lagMillis.p90)),
+                        (Key.p99, .double(events.lagMillis.p99)), (Key.max, .double(events.lagMillis.max)),
+                    ])),
+                ])),
                 // Clients refused at the CURVE handshake (`--client-keys`); 0 for plaintext endpoints.
                 (Key.refusedClients, .int(authenticator?.refusedHandshakes ?? 0)),
             ])
