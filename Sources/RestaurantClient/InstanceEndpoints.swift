@@ -15,6 +15,10 @@ final class InstanceEndpoints: Sendable {
         let stamp: EndpointsFileStamp?
         /// The use-case endpoints' CURVE public key; `nil`: plaintext.
         var serverKey: String?
+        /// The live event stream's address (`endpoints.json`'s `events`), if known.
+        var eventStream: String?
+        /// The event log's address (`endpoints.json`'s `eventLog`), if known.
+        var eventLog: String?
     }
 
     let location: SvcdInstance
@@ -59,16 +63,19 @@ final class InstanceEndpoints: Sendable {
         }
         let resolved: Resolved
         switch Self.parseEndpoints(file.bytes, path: path) {
-        case .success(let parsed): resolved = Resolved(addresses: parsed.addresses, stamp: file.stamp, serverKey: parsed.serverKey)
+        case .success(let parsed):
+            resolved = Resolved(
+                addresses: parsed.useCases, stamp: file.stamp, serverKey: parsed.useCaseServerKey, eventStream: parsed.events, eventLog: parsed.eventLog
+            )
         case .failure(let error): return .failure(error)
         }
         cache.withLock { $0 = resolved }
         return .success(resolved)
     }
 
-    /// The `useCases` map of an `endpoints.json` (unknown use-case names are ignored) and its
-    /// `useCaseServerKey`, if any.
-    static func parseEndpoints(_ bytes: [UInt8], path: String) -> Result<(addresses: [UseCaseName: String], serverKey: String?), RestaurantClientError> {
+    /// An `endpoints.json` (unknown use-case names are ignored), whose `useCaseServerKey`, if
+    /// any, is a key.
+    static func parseEndpoints(_ bytes: [UInt8], path: String) -> Result<EndpointsFile, RestaurantClientError> {
         let file: EndpointsFile
         do {
             file = try EndpointsFile.parse(bytes)
@@ -78,6 +85,6 @@ final class InstanceEndpoints: Sendable {
         if let serverKey = file.useCaseServerKey, !ZMQCurve.isKey(serverKey) {
             return .failure(.unavailable("\(path) holds a malformed use-case server key"))
         }
-        return .success((file.useCases, file.useCaseServerKey))
+        return .success(file)
     }
 }

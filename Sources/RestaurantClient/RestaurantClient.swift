@@ -6,8 +6,9 @@ import Synchronization
 import WireJSON
 import ZeroMQ
 
-/// Typed async access to svcd's 22 use cases (wire protocol v1, Docs/PROTOCOL.md), over one svcd
-/// instance or all instances of a cluster.
+/// Typed async access to svcd's 22 use cases (wire protocol v1, Docs/PROTOCOL.md), and to its
+/// events (``events(after:types:)``, ``eventLog(after:limit:types:)``), over one svcd instance or
+/// all instances of a cluster.
 ///
 /// Create one per service (it is `Sendable`; share it freely):
 /// - one instance: from discovery (``discover(dataDirectory:options:)``,
@@ -50,9 +51,9 @@ public final class RestaurantClient: Sendable {
     /// Timeouts, retries and cool-downs.
     public let options: RestaurantClientOptions
 
-    private let roster: FailoverRoster
-    private let transport: FreelanceExchange
-    private let nextRequest = Atomic<UInt64>(0)
+    let roster: FailoverRoster
+    let transport: FreelanceExchange
+    let nextRequest = Atomic<UInt64>(0)
     private let attemptObserver: @Sendable (RestaurantClientAttempt) -> Void
 
     /// The use-case addresses of the first instance: its explicit map, or its `endpoints.json`

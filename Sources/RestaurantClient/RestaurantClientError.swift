@@ -15,11 +15,23 @@ public enum RestaurantClientError: Error, Sendable, Hashable, CustomStringConver
     case invalidArgument(String)
     /// A reply arrived but is not what the protocol promises (not JSON, wrong shape, wrong id).
     case malformedReply(String)
+    /// The event log answered `gone`: it no longer keeps the events asked for; the oldest it
+    /// keeps is `firstSeq` (`message` says so for people).
+    case gone(firstSeq: Int64, message: String)
 
-    /// The typed wire code of a ``service(code:message:)`` error; `nil` for the other cases and
-    /// for a code this client version does not know.
+    /// The typed wire code of a ``service(code:message:)`` or ``gone(firstSeq:message:)``
+    /// error; `nil` for the other cases and for a code this client version does not know.
     public var wireCode: WireErrorCode? {
-        if case .service(let code, _) = self { return WireErrorCode(rawValue: code) }
+        switch self {
+        case .service(let code, _): WireErrorCode(rawValue: code)
+        case .gone: .gone
+        default: nil
+        }
+    }
+
+    /// Of a ``gone(firstSeq:message:)`` error: the oldest seq the event log keeps.
+    public var firstSeq: Int64? {
+        if case .gone(let firstSeq, _) = self { return firstSeq }
         return nil
     }
 
@@ -31,6 +43,7 @@ public enum RestaurantClientError: Error, Sendable, Hashable, CustomStringConver
         case .unavailable(let reason): "service unavailable: \(reason)"
         case .invalidArgument(let reason): "invalid argument: \(reason)"
         case .malformedReply(let reason): "malformed reply: \(reason)"
+        case .gone(let firstSeq, let message): "service error gone (the oldest event kept is seq \(firstSeq)): \(message)"
         }
     }
 }
