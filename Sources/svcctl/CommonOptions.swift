@@ -3,7 +3,7 @@ import ArgumentParser
 /// Options every subcommand accepts whatever it talks to: output style, timeout and optional
 /// non-default admin credentials (always files; keys never travel on argv). Where the service
 /// lives is separate: one data directory for most commands (``GlobalOptions``), several
-/// instances for `stress` (``StressTargetOptions``).
+/// instances for `stress` and `events` (``InstanceTargetOptions``).
 struct CommonOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the result as JSON on stdout (for `call`: the whole reply envelope).")
     var json = false

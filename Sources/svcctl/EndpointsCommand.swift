@@ -2,11 +2,11 @@ import ArgumentParser
 import WireContract
 import WireJSON
 
-/// `svcctl endpoints`: the admin and use-case addresses, as svcd reports them.
+/// `svcctl endpoints`: the admin, event and use-case addresses, as svcd reports them.
 struct EndpointsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "endpoints",
-        abstract: "List the admin and use-case endpoint addresses."
+        abstract: "List the admin, event and use-case endpoint addresses."
     )
 
     @OptionGroup var options: GlobalOptions
@@ -18,10 +18,13 @@ struct EndpointsCommand: ParsableCommand {
         }
     }
 
-    /// A two-column table: endpoint name, address; the admin endpoint first.
+    /// A two-column table: endpoint name, address; the admin endpoint first, then the live event
+    /// stream and the event log, then the use cases.
     static func render(_ result: JSONValue) -> String {
         var rows: [[String]] = []
-        if let admin = result[EndpointsFile.Key.admin] { rows.append([EndpointsFile.Key.admin, plainText(admin)]) }
+        for key in [EndpointsFile.Key.admin, EndpointsFile.Key.events, EndpointsFile.Key.eventLog] {
+            if let address = result[key] { rows.append([key, plainText(address)]) }
+        }
         for member in result[EndpointsFile.Key.useCases]?.objectValue ?? JSONObject() {
             rows.append([member.key, plainText(member.value)])
         }

@@ -2,14 +2,14 @@ import ArgumentParser
 import Foundation
 
 /// The options of a command that talks to one svcd: its data directory, plus the
-/// ``CommonOptions``. `--data-dir` may be given once (only `stress` takes several instances).
+/// ``CommonOptions``. `--data-dir` may be given once (only `stress` and `events` take several instances).
 struct GlobalOptions: ParsableArguments {
     // An array, so that a repeated --data-dir is seen and refused instead of the last one
     // silently winning.
     @Option(
         name: .customLong("data-dir"),
         help: ArgumentHelp(
-            "svcd's data directory, holding endpoints.json and keys/ (env SVC_DATA_DIR; default ./svc-data). Once: only `stress` takes several.",
+            "svcd's data directory, holding endpoints.json and keys/ (env SVC_DATA_DIR; default ./svc-data). Once: only `stress` and `events` take several.",
             valueName: "data-dir"))
     var dataDirs: [String] = []
 
@@ -17,7 +17,7 @@ struct GlobalOptions: ParsableArguments {
 
     func validate() throws {
         guard dataDirs.count <= 1 else {
-            throw ValidationError("--data-dir names the one svcd this command talks to; give it once (only `stress` takes several instances)")
+            throw ValidationError("--data-dir names the one svcd this command talks to; give it once (only `stress` and `events` take several instances)")
         }
     }
 

@@ -3,11 +3,11 @@ import WireContract
 import WireJSON
 
 /// `svcctl stats`: per-use-case request counts, errors, in-flight requests, replies dropped for
-/// vanished peers and latency.
+/// vanished peers and latency; then the live event stream's progress, subscribers and lag.
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show per-use-case requests, errors, in-flight requests, dropped replies and latency percentiles."
+        abstract: "Show per-use-case requests, errors, in-flight requests, dropped replies and latency percentiles, and the event stream's figures."
     )
 
     /// Output formats of `stats`.
@@ -61,11 +61,20 @@ struct StatsCommand: ParsableCommand {
                 byCode,
             ])
         }
-        return renderTable(
+        let table = renderTable(
             headers: ["USE CASE", "REQUESTS", "ERRORS", "IN FLIGHT", "P50 µs", "P90 µs", "P99 µs", "MAX µs", "DROPPED", "ERROR CODES"],
             rows: rows,
             rightAligned: [1, 2, 3, 4, 5, 6, 7, 8]
         )
+        guard let events = result[Key.events] else { return table }
+        let lag = events[Key.lagMillis]
+        return table + "\n\n" + keyValueLines([
+            ("events written (last seq)", plainText(events[Key.lastWrittenSeq])),
+            ("events published (last seq)", plainText(events[Key.lastPublishedSeq])),
+            ("published since start", plainText(events[Key.published])),
+            ("live subscribers", plainText(events[Key.subscribers])),
+            ("write → publish ms", "p50 \(micros(lag?[Key.p50]))  p90 \(micros(lag?[Key.p90]))  p99 \(micros(lag?[Key.p99]))  max \(micros(lag?[Key.max]))"),
+        ])
     }
 
     /// A latency in microseconds: whole numbers as they are, fractions to one decimal.

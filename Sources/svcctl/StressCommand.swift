@@ -32,7 +32,7 @@ struct StressCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var targets: StressTargetOptions
+    @OptionGroup var targets: InstanceTargetOptions
 
     @OptionGroup var options: CommonOptions
 

@@ -19,7 +19,7 @@ struct Svcctl: ParsableCommand {
         subcommands: [
             StatusCommand.self, EndpointsCommand.self, StatsCommand.self, HealthCommand.self,
             CallCommand.self, DrainCommand.self, ResumeCommand.self, ShutdownCommand.self,
-            BackupCommand.self, LogLevelCommand.self, KeygenCommand.self, StressCommand.self,
+            BackupCommand.self, LogLevelCommand.self, KeygenCommand.self, StressCommand.self, EventsCommand.self,
         ]
     )
 

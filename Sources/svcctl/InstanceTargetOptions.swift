@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import RestaurantClient
 
-/// Where `svcctl stress` sends its load: one svcd instance or several (a cluster sharing one
-/// database), named by data directory (`--data-dir`, repeatable) and by cluster file
-/// (`--cluster`, RestaurantClient's ``ClusterFile`` format).
-struct StressTargetOptions: ParsableArguments {
+/// The instances a command talks to when it takes several (`stress` sends its load to them,
+/// `events` follows their log): one svcd instance or several (a cluster sharing one database),
+/// named by data directory (`--data-dir`, repeatable) and by cluster file (`--cluster`,
+/// RestaurantClient's ``ClusterFile`` format).
+struct InstanceTargetOptions: ParsableArguments {
     @Option(
         name: .customLong("data-dir"),
         help: ArgumentHelp(
