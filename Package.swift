@@ -147,11 +147,13 @@ let package = Package(
             "SeededRandom", "RestaurantTesting", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // Launching a real svcd child process (and other tools) from tests.
-        .target(name: "SvcdTestSupport", dependencies: ["ChildProcess", "WireJSON", "WireContract", "WireTestSupport"], path: "Tests/SvcdTestSupport"),
+        .target(name: "SvcdTestSupport", dependencies: ["ChildProcess", "WireJSON", "WireContract", "WireTestSupport", "RestaurantClient"], path: "Tests/SvcdTestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: [
             "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "Persistence", "RestaurantClient", "SeededRandom",
         ]),
         // The contract's guarantees under load and faults, against real svcd processes.
-        .testTarget(name: "StressTests", dependencies: ["ChildProcess", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "SeededRandom"]),
+        .testTarget(name: "StressTests", dependencies: [
+            "ChildProcess", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "SeededRandom", "RestaurantClient",
+        ]),
     ]
 )
