@@ -96,9 +96,11 @@ public func buildService(
         }
         var streamLogger = logger
         streamLogger[metadataKey: "endpoint"] = "\(WireEvent.streamName)"
+        var streamConfiguration = endpointConfiguration
+        streamConfiguration.sendHighWaterMark = Int32(clamping: configuration.eventSubscriberBuffer)
         let stream = try EventStreamEndpoint(
             events: repositories.events, lastWritten: { [store] in store.lastEventSeq }, address: configuration.address(offset: WireEvent.streamPortOffset),
-            context: context, configuration: endpointConfiguration, clock: clock, logger: streamLogger, metrics: metrics.factory
+            context: context, configuration: streamConfiguration, clock: clock, logger: streamLogger, metrics: metrics.factory
         )
         eventStream = stream
         let streamAddress = try await EndpointBindFailure.naming(WireEvent.streamName, configuration.address(offset: WireEvent.streamPortOffset)) {

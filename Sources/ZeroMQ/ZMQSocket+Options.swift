@@ -49,6 +49,17 @@ extension ZMQSocket {
         try setOption(ZMQ_RCVHWM, messages)
     }
 
+    /// `ZMQ_RCVBUF`: the kernel's receive buffer for the socket's connections, in bytes; `-1`
+    /// (the default) leaves the operating system's.
+    public var receiveBufferSize: Int32 {
+        get throws(ZMQError) { try int32Option(ZMQ_RCVBUF) }
+    }
+
+    /// Sets ``receiveBufferSize``. Set before bind/connect.
+    public func setReceiveBufferSize(_ bytes: Int32) throws(ZMQError) {
+        try setOption(ZMQ_RCVBUF, bytes)
+    }
+
     /// `ZMQ_IMMEDIATE`: queue messages only to completed connections.
     public var immediate: Bool {
         get throws(ZMQError) { try boolOption(ZMQ_IMMEDIATE) }

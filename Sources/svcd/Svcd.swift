@@ -63,6 +63,9 @@ struct Svcd: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Keep events in the event log at least this many hours, a whole number of at least 1 (default 168: seven days).")
     var eventRetention: Int = ServiceConfiguration().eventRetentionHours
 
+    @Option(name: .long, parsing: .unconditional, help: "Live-stream messages queued for one subscriber at most; beyond it that subscriber misses messages (and reads them from the event log).")
+    var eventSubscriberBuffer: Int = ServiceConfiguration().eventSubscriberBuffer
+
     // Measuring only: the cost of the event log is this build with and without it. Breaks the
     // contract (writes append no events), so it is not in --help.
     @Flag(name: .long, help: .hidden)
@@ -101,6 +104,9 @@ struct Svcd: AsyncParsableCommand {
         }
         guard (1...1_000_000).contains(eventRetention) else {
             throw ValidationError("--event-retention must be a whole number of hours between 1 and 1000000")
+        }
+        guard (1...10_000_000).contains(eventSubscriberBuffer) else {
+            throw ValidationError("--event-subscriber-buffer must be between 1 and 10000000 messages")
         }
         guard (2...1000).contains(databaseConnections) else {
             throw ValidationError("--database-connections must be between 2 and 1000")
@@ -146,6 +152,7 @@ struct Svcd: AsyncParsableCommand {
         configuration.clientKeysPath = clientKeys.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         configuration.httpPort = httpPort
         configuration.eventRetentionHours = eventRetention
+        configuration.eventSubscriberBuffer = eventSubscriberBuffer
         configuration.recordsEvents = !benchmarkWithoutEvents
         if configuration.store == .postgres {
             configuration.databaseURL = try resolvedDatabaseURL.map { try PostgresURL(parsing: $0) }

@@ -1,5 +1,6 @@
 import Foundation
 import RestaurantClient
+import Synchronization
 import Testing
 import SvcdTestSupport
 import WireContract
@@ -63,6 +64,38 @@ import ZeroMQ
                 #expect(reply.id == .string(id), "\(useCase): \(reply)")
                 #expect(reply.ok == true || contractErrorCodes.contains(reply.code ?? ""), "\(useCase): \(reply)")
             }
+        }
+    }
+
+    /// Both event endpoints are CURVE servers with the use cases' allow-list: a listed key reads
+    /// the log and receives live events; an unlisted key and a plaintext client get neither.
+    @Test func theEventEndpointsAdmitOnlyListedKeys() async throws {
+        try await withCurveSvcd { service in
+            let log = try #require(service.endpoints.eventLog), stream = try #require(service.endpoints.events)
+            let stranger = try ZMQCurveKeyPair.generate()
+            let listedSubscriber = LiveSubscriber(stream, curve: service.client(service.listed))
+            let strangerSubscriber = LiveSubscriber(stream, curve: service.client(stranger))
+            let plaintextSubscriber = LiveSubscriber(stream, curve: nil)
+            let subscribers = [listedSubscriber, strangerSubscriber, plaintextSubscriber]
+            for subscriber in subscribers { subscriber.start() }
+            defer { for subscriber in subscribers { subscriber.stop() } }
+            // Written until the listed subscriber hears one (its subscription takes a moment).
+            let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+            var written = 0
+            while listedSubscriber.received.isEmpty, ContinuousClock.now < deadline {
+                let reply = try await call(try service.endpoints.address(.registerUser), request(id: "w", params: [
+                    "name": "Curve", "email": .string(uniqueEmail("curve-events")),
+                ]), curve: service.client(service.listed))
+                #expect(reply.ok == true, "\(reply)")
+                written += 1
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(!listedSubscriber.received.isEmpty, "a listed key receives live events")
+            let read = try await answered(log, request(id: "log", params: ["after": 0]), curve: service.client(service.listed), within: 5000)
+            #expect(read?.result?["events"]?.arrayValue?.count == written && read?.result?["lastSeq"]?.intValue == written, "\(String(describing: read))")
+            #expect(try await answered(log, request(id: "log", params: ["after": 0]), curve: service.client(stranger), within: 1000) == nil)
+            #expect(try await answered(log, request(id: "log", params: ["after": 0]), curve: nil, within: 1000) == nil)
+            #expect(strangerSubscriber.received.isEmpty && plaintextSubscriber.received.isEmpty, "unlisted and plaintext subscribers hear nothing")
         }
     }
 
@@ -218,4 +251,37 @@ private func sendRaw(_ bytes: [UInt8], toPort port: UInt16) throws {
     // svcd may drop the connection at once: a failed send or read is what it may do.
     if !bytes.isEmpty { try? socket.send(bytes) }
     _ = try? socket.receiveUntilClosed()
+}
+
+/// A SUB socket on a thread of its own that records the type frame of every live message it
+/// receives, until stopped.
+private final class LiveSubscriber: Sendable {
+    private let address: String
+    private let curve: CurveClient?
+    private let types = Mutex<[String]>([])
+    private let stopping = Atomic<Bool>(false)
+
+    init(_ address: String, curve: CurveClient?) {
+        self.address = address
+        self.curve = curve
+    }
+
+    var received: [String] { types.withLock { $0 } }
+
+    func start() {
+        DedicatedThread.start(named: "test-sub") { [self] in
+            guard let client = try? WireClient(.sub, connectTo: address, receiveTimeout: 100, curve: curve) else { return }
+            defer { client.close() }
+            try? client.socket.subscribe()
+            while !stopping.load(ordering: .acquiring) {
+                if let frames = try? client.receiveFrames(), let type = frames.first {
+                    types.withLock { $0.append(String(decoding: type, as: UTF8.self)) }
+                }
+            }
+        }
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+    }
 }

@@ -80,6 +80,24 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
             #expect(families["svc_store_commit_batch_size"] == "histogram", "\(families)")
             #expect(families["svc_store_commit_duration_seconds"] == "histogram", "\(families)")
 
+            // The live stream: the registration's event, published a moment after its commit.
+            var events = text
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            while !events.contains("svc_events_published_total 1"), ContinuousClock.now < deadline {
+                events = try await HTTPProbe.request(port: port, path: "/metrics").body
+            }
+            #expect(events.contains("svc_events_published_total 1"), "\(events)")
+            #expect(events.contains("svc_events_last_published_seq 1.0") && events.contains("svc_events_last_written_seq 1.0"), "\(events)")
+            #expect(events.contains("svc_event_subscribers 0.0"), "\(events)")
+            #expect(events.contains("svc_event_publish_lag_seconds_count 1"), "\(events)")
+            let eventFamilies = try await parsedByPrometheusClient(events)
+            #expect(eventFamilies["svc_events_published"] == "counter" && eventFamilies["svc_event_publish_lag_seconds"] == "histogram", "\(eventFamilies)")
+            #expect(eventFamilies["svc_event_subscribers"] == "gauge" && eventFamilies["svc_events_last_written_seq"] == "gauge", "\(eventFamilies)")
+            let stats = try await svcctl(["stats", "--json", "--data-dir", child.dataDirectory])
+            let published = try JSONParser.parse(Array(stats.stdout.utf8))["events"]
+            #expect(published?["lastWrittenSeq"] == 1 && published?["lastPublishedSeq"] == 1 && published?["published"] == 1, "\(stats.stdout)")
+            #expect(published?["subscribers"] == 0 && published?["lagMillis"]?["max"]?.doubleValue.map { $0 >= 1 } == true, "\(stats.stdout)")
+
             // The admin op serves the same registry, so both agree on the counts.
             let prometheus = try await svcctl(["stats", "--format", "prometheus", "--data-dir", child.dataDirectory])
             #expect(prometheus.status == 0, "\(prometheus)")

@@ -164,6 +164,23 @@ import WireJSON
         #expect(stock == (try await world.stock(of: item.id)))
     }
 
+    /// Registrations racing (on PostgreSQL they go together in shared statements, which append
+    /// the events of the rows they insert), a fifth of them for addresses taken in another case:
+    /// one event per stored user, none for a refused one.
+    @Test(arguments: Backend.allCases)
+    func racingRegistrationsAppendOneEventPerStoredUser(_ backend: Backend) async throws {
+        let world = try await World.open(backend)
+        let stored = Collected<String>()
+        let outcomes = await race(250) { index in
+            let email = index % 5 == 4 ? "TWIN\(index - 1)@example.com" : "twin\(index)@example.com"
+            stored.append(try await world.registerUser.execute(.init(name: "R\(index)", email: email)).id.rawValue)
+        }
+        #expect(outcomes.filter { $0 == .succeeded }.count == 200)
+        let logged = try await world.eventsBeforeMarker()
+        #expect(logged.count == 200 && logged.areConsecutiveFromOne)
+        #expect(Set(logged.map(\.key)) == Set(stored.all))
+    }
+
     /// Of one key, seq order is commit order: racing saves for one user commit one after another
     /// (the cap is counted in the same step), so their counts, in seq order, go 1, 2, … 100.
     @Test(arguments: Backend.allCases)
@@ -273,6 +290,11 @@ import WireJSON
     private static func userName(_ event: LoggedEvent) throws -> String {
         try #require(JSONParser.parse(event.data)["user"]?["name"]?.stringValue)
     }
+}
+
+extension Array where Element == LoggedEvent {
+    /// Seqs 1, 2, 3, … in order.
+    var areConsecutiveFromOne: Bool { enumerated().allSatisfy { $0.element.seq == Int64($0.offset) + 1 } }
 }
 
 extension World {

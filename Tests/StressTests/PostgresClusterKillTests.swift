@@ -1,4 +1,5 @@
 import Foundation
+import RestaurantClient
 import SvcdTestSupport
 import Testing
 import WireContract
@@ -13,7 +14,10 @@ extension StressSuite {
     /// kill -9 of one of three svcd instances on one PostgreSQL database, under load from clients
     /// on all three: no acknowledged write is lost, the survivors keep answering without a gap,
     /// and the killed instance's clients move on and settle their unanswered writes by resending
-    /// them with their idempotency keys. Also `svcctl stress` over the three with a kill -9 of one.
+    /// them with their idempotency keys. Every stored write has exactly one event in the one
+    /// sequence, which each survivor publishes whole, and a subscriber that followed the killed
+    /// instance goes on from a survivor without a gap or a repeat. Also `svcctl stress` over the
+    /// three with a kill -9 of one.
     @Suite(.sharedPostgres)
     struct PostgresClusterKillTests {
         /// The longest a survivor may go without answering around the kill (the contract says
@@ -34,6 +38,15 @@ extension StressSuite {
             let item = try await cluster.newItem(on: 1, in: restaurant, stock: initialStock)
             let user = try await cluster.newUser(on: 2, "kill-load")
             let run = String(UUID().uuidString.prefix(8)).lowercased()
+            // Subscribers: one that starts on the victim and fails over, one per survivor alone.
+            let order = [victim] + cluster.indices.filter { $0 != victim }
+            let quick = RestaurantClientOptions(timeout: .seconds(2), retries: 0, coolDown: .milliseconds(200), maxCoolDown: .seconds(1))
+            let movingClient = try RestaurantClient(endpointsFiles: order.map { cluster.dataDirectory($0) }, options: quick)
+            let moving = EventTrail.follow(movingClient)
+            let staying = try cluster.indices.filter { $0 != victim }.map { instance in
+                EventTrail.follow(try RestaurantClient(endpointsFiles: [cluster.dataDirectory(instance)], options: quick))
+            }
+            defer { Task { for trail in [moving] + staying { await trail.stop() } } }
             // Per instance: a writer of orders, one of reviews and one of registrations, every
             // write with its own key, each moving to the next instance when its own is lost; and
             // a reader that stays, to time the instance's answers.
@@ -134,6 +147,33 @@ extension StressSuite {
             #expect(try await database.integer("SELECT count(*) FROM users WHERE email LIKE 'kill-\(run)-%'") == users.ids.count)
             #expect(try await cluster.stock(of: item, in: restaurant, on: other) == initialStock - orders.ids.count)
             for instance in survivors { #expect(cluster.child(instance).isRunning) }
+
+            // Events: after a marker written last, every subscriber has the same sequence 1…K,
+            // with exactly one event per stored write (the three set-up writes first).
+            let marker = try await cluster.newUser(on: reader, "kill-marker")
+            let expected = 3 + orders.ids.count + reviews.ids.count + users.ids.count
+            let followed = try await moving.eventsBefore(key: marker, timeout: 60)
+            #expect(followed.count == expected && followed.areConsecutive(), "the moving subscriber: \(followed.count) events for \(expected) writes")
+            func keys(_ type: EventType, _ path: (RestaurantEvent) -> String?) -> [String] {
+                followed.filter { $0.type == type.rawValue }.compactMap(path)
+            }
+            #expect(keys(.orderPlaced) { $0.key }.sorted() == orders.ids.sorted(), "one event per stored order")
+            #expect(keys(.reviewAdded) { JSONValue.object($0.data)["review"]?["id"]?.stringValue }.sorted() == reviews.ids.sorted(), "one per stored review")
+            #expect(Set(keys(.userRegistered) { $0.key }).isSuperset(of: users.ids) && keys(.userRegistered) { $0.key }.count == users.ids.count + 1, "one per stored user")
+            for (position, trail) in staying.enumerated() {
+                let seen = try await trail.eventsBefore(key: marker, timeout: 60)
+                #expect(seen.map(\.json) == followed.map(\.json), "survivor \(survivors[position])'s subscriber saw the same sequence")
+            }
+            for instance in survivors {
+                var published = 0
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                while published < expected, ContinuousClock.now < deadline {
+                    let stats = try await runTool(try ExecutableLocator.svcctl(), ["stats", "--json", "--data-dir", cluster.dataDirectory(instance)], timeout: 30)
+                    published = try JSONParser.parse(stats.stdout)["events"]?["lastPublishedSeq"]?.intValue ?? 0
+                }
+                #expect(published >= expected, "instance \(instance) published every event of the cluster: last \(published)")
+            }
+            for trail in [moving] + staying { await trail.stop() }
 
             print("""
                 kill -9 under load: \(writeFinals.count) writes acknowledged (\(orders.requests) orders, \(reviews.requests) reviews, \

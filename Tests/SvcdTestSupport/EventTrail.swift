@@ -73,3 +73,22 @@ extension Array where Element == RestaurantEvent {
         enumerated().allSatisfy { $0.element.seq == first + Int64($0.offset) }
     }
 }
+
+extension RestaurantClient {
+    /// The whole event log, read page by page once it holds the event of `key` (a marker written
+    /// last: every write committed before it is numbered by then); polls every 50 ms for at most
+    /// `timeout` seconds. Returns the events before the marker's.
+    public func eventLogBefore(key: String, timeout seconds: Double = 20) async throws -> [RestaurantEvent] {
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+        var events: [RestaurantEvent] = []
+        while true {
+            let page = try await eventLog(after: events.last?.seq ?? 0, limit: 1000)
+            events += page.events
+            if let index = events.firstIndex(where: { $0.key == key }) { return Array(events[..<index]) }
+            if page.events.isEmpty {
+                guard ContinuousClock.now < deadline else { throw ChildFailure("the event log has no event of \(key) after \(seconds) s (\(events.count) events)") }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+}

@@ -40,6 +40,9 @@ public struct ServiceConfiguration: Sendable {
     /// How long events are kept in the event log at least, in hours (at least 1; default 168,
     /// seven days): older ones are pruned from the oldest end.
     public var eventRetentionHours: Int = 168
+    /// Live-stream messages queued for one subscriber at most (its high-water mark); what does
+    /// not fit is dropped for that subscriber alone, which reads it from the event log.
+    public var eventSubscriberBuffer: Int = 10_000
     /// Whether writes append their events to the event log. Always on in svcd; off only to
     /// measure what the event log costs (a benchmark's comparison: the same build with events
     /// written nowhere), which breaks the contract.

@@ -1,4 +1,5 @@
 import Foundation
+import RestaurantClient
 import SvcdTestSupport
 import Testing
 import WireContract
@@ -10,7 +11,8 @@ extension PostgresClusterSuite {
     /// answered within 2 s (`unavailable`, or `internal` saying the outcome is unknown for a
     /// write caught committing), none hangs and no svcd crashes; once it is back, every instance
     /// serves again by itself; no acknowledged write is lost, and the unknown ones are settled by
-    /// resending them with their keys.
+    /// resending them with their keys; the event sequence has no gap and one event per stored
+    /// write.
     ///
     /// It pauses the database server, so it has a server of its own rather than the suite's.
     @Suite
@@ -142,6 +144,11 @@ extension PostgresClusterSuite {
             #expect(storedOrders == orders, "lost: \(orders.subtracting(storedOrders).count), unacknowledged but stored: \(storedOrders.subtracting(orders).count)")
             #expect(storedReviews == reviews, "lost: \(reviews.subtracting(storedReviews).count), unacknowledged but stored: \(storedReviews.subtracting(reviews).count)")
             #expect(try await cluster.stock(of: item, in: restaurant, on: 2) == initialStock - orders.count)
+            let marker = try await cluster.newUser(on: 1, "outage-marker")
+            let events = try await RestaurantClient(endpointsFiles: [cluster.dataDirectory(0)]).eventLogBefore(key: marker)
+            #expect(events.areConsecutive() && events.count == 3 + orders.count + reviews.count, "\(events.count) events for \(3 + orders.count + reviews.count) writes")
+            #expect(Set(events.filter { $0.type == EventType.orderPlaced.rawValue }.map(\.key)) == orders)
+            #expect(Set(events.compactMap { JSONValue.object($0.data)["review"]?["id"]?.stringValue }) == reviews)
             for instance in cluster.indices {
                 let status = try await cluster.status(of: instance)
                 #expect(status["store"]?["reachable"]?.boolValue == true, "instance \(instance): \(status)")
