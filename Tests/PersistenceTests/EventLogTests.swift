@@ -217,8 +217,9 @@ import WireJSON
         #expect(try await world.events.events(after: 10, types: nil, limit: 100).events.isEmpty)
     }
 
-    /// Pruning removes the oldest events up to the first young one; reading from before what is
-    /// kept is `gone`, naming the first seq kept; the sequence goes on after the pruned ones.
+    /// Pruning removes the oldest events up to the first young one, never the newest; reading
+    /// from before what is kept is `gone`, naming the first seq kept; the sequence goes on after
+    /// the pruned ones.
     @Test(arguments: Backend.allCases)
     func prunedEventsAreGoneAndTheSequenceGoesOn(_ backend: Backend) async throws {
         let world = try await World.open(backend)
@@ -232,12 +233,13 @@ import WireJSON
         let kept = try await world.useCases.readEventLog.execute(after: 4, limit: nil, types: nil)
         #expect(kept.events.map(\.seq) == [5, 6, 7])
         #expect(kept.firstKeptSeq == 5)
-        // Everything pruned: the log keeps none, and the next event still gets the next seq.
+        // Everything old: the newest event stays (where the sequence goes on), and the next
+        // event gets the next seq.
         world.advance(days: 8)
-        #expect(try await world.events.removeEvents(writtenBefore: world.now.adding(days: -7)) == 3)
-        let empty = try await world.useCases.readEventLog.execute(after: 7, limit: nil, types: nil)
-        #expect(empty.events.isEmpty && empty.lastSeq == 7 && empty.firstKeptSeq == 8)
-        await #expect(throws: DomainError.gone(firstKeptSeq: 8)) { _ = try await world.useCases.readEventLog.execute(after: 6, limit: nil, types: nil) }
+        #expect(try await world.events.removeEvents(writtenBefore: world.now.adding(days: -7)) == 2)
+        let newest = try await world.useCases.readEventLog.execute(after: 6, limit: nil, types: nil)
+        #expect(newest.events.map(\.seq) == [7] && newest.lastSeq == 7 && newest.firstKeptSeq == 7)
+        await #expect(throws: DomainError.gone(firstKeptSeq: 7)) { _ = try await world.useCases.readEventLog.execute(after: 5, limit: nil, types: nil) }
         _ = try await world.makeUser()
         let next = try await world.loggedEvents(count: 8, after: 7)
         #expect(next.map(\.seq) == [8])

@@ -64,21 +64,21 @@ import ZeroMQ
         }
     }
 
-    /// A log pruned up to its end: reading from before what it keeps is `gone`, with the oldest
-    /// seq kept as `firstSeq`; reading from just before it is fine.
+    /// A log pruned up to its newest event: reading from before what it keeps is `gone`, with the
+    /// oldest seq kept as `firstSeq`; reading from just before it is fine.
     @Test func readingPrunedEventsIsGoneNamingTheFirstSeqKept() async throws {
         try await withService(configure: { $0.store = .sqlite }) { harness in
             try await register(harness, 3)
             // Another connection to the same file prunes everything (as retention would, later).
             let store = try SQLiteStore(path: harness.dataDirectory + "/store.sqlite", events: nil)
-            #expect(try await SQLiteEventRepository(store: store).removeEvents(writtenBefore: Timestamp(millisecondsSinceEpoch: .max)) == 3)
+            #expect(try await SQLiteEventRepository(store: store).removeEvents(writtenBefore: Timestamp(millisecondsSinceEpoch: .max)) == 2)
             try await store.close()
             let gone = try await call(try log(harness), request(id: "g", params: ["after": 1]))
             #expect(gone.ok == false && gone.code == "gone", "\(gone)")
-            #expect(gone.json?["error"]?["firstSeq"] == 4, "\(gone)")
-            #expect(gone.message?.contains("4") == true)
-            let fine = try await call(try log(harness), request(id: "f", params: ["after": 3]))
-            #expect(fine.result?["events"] == [] && fine.result?["lastSeq"] == 3, "\(fine)")
+            #expect(gone.json?["error"]?["firstSeq"] == 3, "\(gone)")
+            #expect(gone.message?.contains("seq 3") == true)
+            let fine = try await call(try log(harness), request(id: "f", params: ["after": 2]))
+            #expect(fine.result?["events"]?.arrayValue?.count == 1 && fine.result?["lastSeq"] == 3, "\(fine)")
         }
     }
 

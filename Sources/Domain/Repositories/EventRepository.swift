@@ -13,6 +13,6 @@ public protocol EventRepository: Sendable {
     /// starts now begins.
     func lastSeq() async throws -> Int64
     /// Forgets the oldest events: every event before the first one written at or after `cutoff`
-    /// (so the log never has a hole); returns how many.
+    /// (so the log never has a hole), but never the newest; returns how many.
     func removeEvents(writtenBefore cutoff: Timestamp) async throws -> Int
 }

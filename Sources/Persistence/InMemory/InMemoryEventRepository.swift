@@ -63,10 +63,10 @@ public final class InMemoryEventRepository: EventRepository {
         }
     }
 
-    /// Forgets the events before the first one written at or after `cutoff`.
+    /// Forgets the events before the first one written at or after `cutoff`, never the newest.
     public func removeEvents(writtenBefore cutoff: Timestamp) -> Int {
         log.withLock { log in
-            let count = log.events.firstIndex { $0.at >= cutoff } ?? log.events.count
+            let count = min(log.events.firstIndex { $0.at >= cutoff } ?? log.events.count, max(0, log.events.count - 1))
             log.events.removeFirst(count)
             return count
         }

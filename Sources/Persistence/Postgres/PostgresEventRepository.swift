@@ -87,7 +87,7 @@ private enum SelectEvents: PreparedSQL {
 }
 
 /// One pruning step: the oldest numbered events (at most `$2`) before the first one written at
-/// or after `$1`; how many. The scan for that first young event walks the seq index from the
+/// or after `$1`, never the newest; how many. The scan for that first young event walks the seq index from the
 /// oldest: as many rows as are about to go.
 private enum PruneEvents: PreparedSQL {
     static let name = "svc_prune_events"
@@ -95,7 +95,9 @@ private enum PruneEvents: PreparedSQL {
         WITH young AS (
             SELECT seq FROM events WHERE seq IS NOT NULL AND at >= $1 ORDER BY seq LIMIT 1
         ), doomed AS (
-            SELECT id FROM events WHERE seq < coalesce((SELECT seq FROM young), 9223372036854775807) ORDER BY seq LIMIT $2
+            SELECT id FROM events
+            WHERE seq < least(coalesce((SELECT seq FROM young), 9223372036854775807), (SELECT last_seq FROM event_sequence))
+            ORDER BY seq LIMIT $2
         ), removed AS (
             DELETE FROM events WHERE id IN (SELECT id FROM doomed) RETURNING 1
         )

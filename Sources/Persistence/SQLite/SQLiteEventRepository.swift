@@ -15,9 +15,9 @@ public struct SQLiteEventRepository: EventRepository {
         self.store = store
     }
 
-    /// The highest seq ever handed out (pruning does not lower it), 0 before the first event.
+    /// The highest seq handed out (pruning keeps the newest event), 0 before the first event.
     static func lastSeq(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'events'")) ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM events")) ?? 0
     }
 
     /// Events after `after` of `types`, in seq order, with the log's bounds, in one read
@@ -56,7 +56,8 @@ public struct SQLiteEventRepository: EventRepository {
     }
 
     /// Deletes the events before the first one written at or after `cutoff`, in transactions of
-    /// at most ``pruneBatch`` rows so a large backlog does not hold the writer for long.
+    /// at most ``pruneBatch`` rows so a large backlog does not hold the writer for long. The
+    /// newest event is always kept: its seq is where the next one continues.
     public nonisolated(nonsending) func removeEvents(writtenBefore cutoff: Timestamp) async throws -> Int {
         var removed = 0
         while true {
@@ -66,9 +67,10 @@ public struct SQLiteEventRepository: EventRepository {
                 let young = try Int64.fetchOne(
                     db.cachedStatement(sql: "SELECT seq FROM events WHERE at >= ? ORDER BY seq LIMIT 1"), arguments: [cutoff.millisecondsSinceEpoch]
                 )
+                let newest = try Self.lastSeq(db)
                 try db.run(
                     "DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE seq < ? ORDER BY seq LIMIT ?)",
-                    [young ?? Int64.max, Self.pruneBatch]
+                    [min(young ?? newest, newest), Self.pruneBatch]
                 )
                 return db.changesCount
             }

@@ -129,11 +129,12 @@ enum StoreSchema {
         migrator.registerMigration(MigrationName.events) { db in
             try db.execute(sql: """
                 -- The event log, a transactional outbox: each event is inserted in the transaction
-                -- of the write it records. The one writer numbers them (seq) in commit order;
-                -- AUTOINCREMENT never hands out a seq again, not even after pruning removed the
-                -- newest events, and keeps the highest one in sqlite_sequence.
+                -- of the write it records. The one writer numbers them (seq, the rowid: the
+                -- highest plus one) in commit order. Pruning never removes the newest event, so
+                -- a seq is never handed out twice (AUTOINCREMENT would ensure that too, at the
+                -- cost of a second table written with every event).
                 CREATE TABLE events (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    seq INTEGER PRIMARY KEY,
                     type TEXT NOT NULL,
                     at INTEGER NOT NULL,                   -- ms since the epoch: the write's time
                     key TEXT NOT NULL,
