@@ -8,11 +8,13 @@ import ArgumentParser
 ///   measures svcd's time to ready, its memory and the latency of the listing queries.
 /// - `cluster`: RegisterUser, PlaceOrder and GetRestaurant through 1 and 3 svcd on one
 ///   PostgreSQL server against pgbench's one-INSERT transactions on that server.
+/// - `events`: durable writes with the event log vs without it, on SQLite and on PostgreSQL,
+///   and commit → live-stream latency.
 @main
 struct Storebench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storebench",
         abstract: "Benchmarks of svcd's durable stores (SQLite, PostgreSQL).",
-        subcommands: [WritesCommand.self, StartupCommand.self, ClusterCommand.self]
+        subcommands: [WritesCommand.self, StartupCommand.self, ClusterCommand.self, EventsCommand.self]
     )
 }

@@ -4,15 +4,15 @@ import Synchronization
 import WireContract
 import WireJSON
 
-/// One svcd child process on PostgreSQL, with ephemeral ports and its own data directory
-/// (keys and endpoints.json; the data is in the database). Its stdout and stderr are appended to
-/// `svcd.log` in that directory.
+/// One svcd child process, with ephemeral ports and its own data directory (keys and
+/// endpoints.json, and with SQLite the store). Its stdout and stderr are appended to `svcd.log`
+/// in that directory.
 final class SvcdInstance: Sendable {
     private let process: SpawnedProcess
     /// svcd's data directory.
     let dataDirectory: String
-    /// Use case name → its address, from endpoints.json once svcd is ready.
-    private let useCases = Mutex<[UseCaseName: String]>([:])
+    /// endpoints.json once svcd is ready.
+    private let endpoints = Mutex<EndpointsFile?>(nil)
 
     private init(process: SpawnedProcess, dataDirectory: String) {
         self.process = process
@@ -29,21 +29,30 @@ final class SvcdInstance: Sendable {
         executable: String, databaseURL: String, dataDirectory: String, arguments: [String],
         started: @Sendable (Int32) -> Void
     ) async throws -> SvcdInstance {
+        try await launch(
+            executable: executable, store: ["--store", "postgres", "--database-url", databaseURL], dataDirectory: dataDirectory,
+            arguments: arguments, started: started
+        )
+    }
+
+    /// Starts `executable STORE --port-base 0 --data-dir DIR --seed-sample --log-level warning`
+    /// plus `arguments` (`store`: `--store sqlite`, or postgres and its URL), and waits until
+    /// its endpoints.json names it.
+    static func launch(
+        executable: String, store: [String], dataDirectory: String, arguments: [String], started: @Sendable (Int32) -> Void
+    ) async throws -> SvcdInstance {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let logPath = dataDirectory + "/svcd.log"
         let process = try SpawnedProcess.spawn(
             executable,
-            [
-                "--store", "postgres", "--database-url", databaseURL, "--port-base", "0", "--data-dir", dataDirectory,
-                "--seed-sample", "--log-level", "warning",
-            ] + arguments,
+            store + ["--port-base", "0", "--data-dir", dataDirectory, "--seed-sample", "--log-level", "warning"] + arguments,
             environment: ChildTool.cleanEnvironment, stdout: .file(logPath), stderr: .file(logPath)
         )
         started(process.pid)
         let instance = SvcdInstance(process: process, dataDirectory: dataDirectory)
         do {
             let found = try await instance.waitForEndpoints()
-            instance.useCases.withLock { $0 = found }
+            instance.endpoints.withLock { $0 = found }
         } catch {
             process.send(signal: SIGKILL)
             let tail = ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").suffix(20).joined(separator: "\n")
@@ -54,7 +63,13 @@ final class SvcdInstance: Sendable {
 
     /// The address of `useCase`.
     func address(_ useCase: UseCaseName) throws -> String {
-        guard let address = useCases.withLock({ $0[useCase] }) else { throw BenchFailure("svcd's endpoints.json lacks \(useCase.rawValue)") }
+        guard let address = endpoints.withLock({ $0?.useCases[useCase] }) else { throw BenchFailure("svcd's endpoints.json lacks \(useCase.rawValue)") }
+        return address
+    }
+
+    /// The live event stream's address.
+    func eventStream() throws -> String {
+        guard let address = endpoints.withLock({ $0?.events }) else { throw BenchFailure("svcd's endpoints.json lacks \(EndpointsFile.Key.events)") }
         return address
     }
 
@@ -66,9 +81,9 @@ final class SvcdInstance: Sendable {
         }
     }
 
-    private func waitForEndpoints() async throws -> [UseCaseName: String] {
+    private func waitForEndpoints() async throws -> EndpointsFile {
         switch try await EndpointsFile.wait(in: dataDirectory, writtenBy: pid, timeout: .seconds(120), isRunning: { process.isRunning }) {
-        case .written(let file): return file.useCases
+        case .written(let file): return file
         case .processEnded: throw BenchFailure("svcd exited")
         case .timedOut: throw BenchFailure("no \(EndpointsFile.fileName) naming pid \(pid) within 120 s")
         }
