@@ -8,14 +8,15 @@
 Needs Python 3 and pyzmq. It starts the given svcd (default .build/release/svcd) with
 `--seed-sample`, a fresh temporary `--data-dir` and `--port-base 0`, reads the ports from
 DIR/endpoints.json, and sends every example request of the "Use cases" part of the document to
-the use case its section names. A section is `### Name  (offset N)`; inside it, ```json blocks
-come in pairs: a request (one line, sent as written) followed by its reply.
+the use case its section names (`EventLog`: the event log). A section is `### Name  (offset N)`;
+inside it, ```json blocks come in pairs: a request (one line, sent as written) followed by its
+reply.
 
 Capture mode rewrites each reply block with the reply svcd gave, pretty-printed with a 2-space
 indent in svcd's member order and with svcd's number spelling (4.0 stays 4.0).
 
 Values that change from run to run — generated ids (UUIDs) and times taken from the clock during
-the run — are matched up: when a reply carries a new value where the document had another one,
+the run — are matched up (an event's `at` is only checked to be such a time): when a reply carries a new value where the document had another one,
 every later occurrence of the document's value (in requests and, when capturing, anywhere in the
 document) stands for the new one. So examples chain: the user id RegisterUser returned is the one
 UpdateUserProfile sends, and the second ListRestaurants request carries the cursor the first
@@ -203,6 +204,11 @@ class Matcher:
                 differences.append(f"{path}: {len(documented)} elements != {len(live)}")
             for i, (d, l) in enumerate(zip(documented, live)):
                 self.match(d, l, key, f"{path}[{i}]", differences)
+        elif key == "at" and type(documented) is str and type(live) is str and TIME.match(documented) \
+                and self.clock_time(live):
+            # An event's time is its write's, a moment after the times its reply carried: it
+            # matches no earlier value, and nothing later refers to it.
+            pass
         elif type(documented) is str and type(live) is str and documented != live \
                 and self.varies(key, documented, live):
             known, known_back = self.mapping.get(documented), self.reverse.get(live)
@@ -250,6 +256,8 @@ class Svcd:
                     description = json.load(file)
                 if description.get("pid") == self.process.pid:
                     self.use_cases = description["useCases"]
+                    # The event log's section is named like a use case's and speaks its envelope.
+                    self.use_cases["EventLog"] = description["eventLog"]
                     return
             except (OSError, ValueError):
                 pass
