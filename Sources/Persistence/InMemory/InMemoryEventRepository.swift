@@ -25,13 +25,17 @@ public final class InMemoryEventRepository: EventRepository {
         self.clock = clock
     }
 
-    /// Numbers and appends `event`, encoded by `encoder`.
-    func append(_ event: DomainEvent, encodedBy encoder: any EventEncoding) {
-        let encoded = encoder.encode(event)
-        let at = clock.now()
+    /// Numbers and appends `event`, encoded by `encoder` unless it was prepared.
+    func append(_ event: PendingEvent, encodedBy encoder: any EventEncoding) {
+        let prepared: PreparedEvent
+        switch event {
+        case .domain(let event): prepared = PreparedEvent(event, encodedBy: encoder, at: clock.now())
+        case .prepared(let ready): prepared = ready
+        case .written: return
+        }
         log.withLock { log in
             log.lastSeq += 1
-            let logged = LoggedEvent(seq: log.lastSeq, type: encoded.type, at: at, key: event.key, data: encoded.data)
+            let logged = prepared.logged(seq: log.lastSeq)
             log.events.append(logged)
             tail.committed(logged)
         }

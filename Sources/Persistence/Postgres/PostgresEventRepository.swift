@@ -80,7 +80,7 @@ private enum SelectEvents: PreparedSQL {
             WHERE seq > $1 AND ($4 OR type = ANY($3::text[])) ORDER BY seq LIMIT $2
         )
         SELECT (SELECT last_seq FROM event_sequence) AS last_seq,
-            (SELECT min(seq) FROM events) AS first_seq, page.*
+            (SELECT min(seq) FROM events WHERE seq IS NOT NULL) AS first_seq, page.*
         FROM (SELECT 1) AS bounds LEFT JOIN page ON true
         ORDER BY page.seq
         """
@@ -95,11 +95,11 @@ private enum PruneEvents: PreparedSQL {
         WITH young AS (
             SELECT seq FROM events WHERE seq IS NOT NULL AND at >= $1 ORDER BY seq LIMIT 1
         ), doomed AS (
-            SELECT id FROM events
+            SELECT seq FROM events
             WHERE seq < least(coalesce((SELECT seq FROM young), 9223372036854775807), (SELECT last_seq FROM event_sequence))
             ORDER BY seq LIMIT $2
         ), removed AS (
-            DELETE FROM events WHERE id IN (SELECT id FROM doomed) RETURNING 1
+            DELETE FROM events WHERE seq IN (SELECT seq FROM doomed) RETURNING 1
         )
         SELECT count(*)::bigint FROM removed
         """

@@ -11,24 +11,34 @@ import Synchronization
 /// late, for good. So a write inserts its event unnumbered (`seq` NULL), as the last statement of
 /// its transaction, and the events are numbered after they commit:
 ///
-/// - **Numbering** is one transaction that locks `event_sequence`'s row (`FOR UPDATE`: numbering
-///   transactions on any instance take turns), then gives the unnumbered events it can see the
-///   seqs after `last_seq`, in insertion (`id`) order, stores the new `last_seq` and notifies
-///   `svc_events` with it. A rolled-back or failed numbering hands out nothing, so seqs have no
-///   gaps; an event committed after the numbering's snapshot is left for the next one.
+/// - **Numbering** is one transaction that locks `event_sequence`'s row (`FOR UPDATE`: numberings
+///   on any instance take turns), then gives the unnumbered events it can see the seqs after
+///   `last_seq`, in insertion (`id`) order, stores the new `last_seq` and notifies `svc_events`
+///   with it. A rolled-back or failed numbering hands out nothing, so seqs have no gaps; an event
+///   committed after the numbering's snapshot is left for the next one.
 /// - **Per-key order**: the event is inserted after the write's row locks (the user's, the
 ///   restaurant's, the items'), so of two writes of one key the second inserts — and takes its
 ///   `id` — only after the first committed: id order, and so seq order, is their commit order.
-/// - **Who numbers**: every instance, after each of its own commits that appended an event
-///   (coalesced: one numbering runs at a time per instance, and one more after it if more events
-///   came meanwhile), and every ``sweepInterval`` when something waits unnumbered (the events of
-///   an instance killed between its commit and its numbering).
-/// - **Following**: each instance LISTENs on `svc_events` and reads `last_seq` every
-///   ``pollInterval`` in case a notification was lost (a connection that died), and moves its
-///   tail forward; the live stream then reads the new events from the log.
+/// - **Who numbers**: the instance holding the advisory lock ``PostgresSchema/Lock/eventNumbering``
+///   on its listening connection (the others try to take it every ``electionInterval``; a
+///   leader that dies releases it with its session). It looks for unnumbered events every
+///   ``busyInterval`` while events keep coming (at once after one of its own commits, but at most
+///   once per ``busyInterval``: one numbering, one fsync, covers every event since the last), and
+///   every ``idleInterval`` once none came for a second. Every instance also numbers events that
+///   waited unnumbered for more than ``staleAfter`` (a leader that hangs without dying), which
+///   the row lock makes safe.
+/// - **Following**: each instance LISTENs on `svc_events` on a connection of its own and reads
+///   `last_seq` every ``pollInterval`` in case a notification was lost (a connection that died);
+///   both move its tail forward, and the live stream reads the new events from the log.
 final class PostgresEventSequencer: Sendable {
-    /// How often an idle instance looks for events nobody numbered.
-    static let sweepInterval: Duration = .milliseconds(250)
+    /// The leader's pace while events keep coming.
+    static let busyInterval: Duration = .milliseconds(10)
+    /// The leader's pace after a second without events.
+    static let idleInterval: Duration = .milliseconds(100)
+    /// How often an instance that does not lead tries to take the lead, and sweeps.
+    static let electionInterval: Duration = .seconds(1)
+    /// How old an unnumbered event may be before any instance numbers it.
+    static let staleAfter: Int64 = 1000
     /// How often an instance reads `last_seq` whatever the notifications said: a LISTEN
     /// connection that died silently still leaves every event published within a second.
     static let pollInterval: Duration = .milliseconds(500)
@@ -38,26 +48,43 @@ final class PostgresEventSequencer: Sendable {
     static let channel = "svc_events"
 
     private let wakeUp = WakeSignal()
+    private let leading = Atomic<Bool>(false)
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     /// A sequencer that runs from ``start(for:)``.
     init() {}
 
+    /// Whether this instance numbers the cluster's events now.
+    var isLeading: Bool { leading.load(ordering: .relaxed) }
+
     /// Starts numbering and following for `store` (held weakly: a store dropped without being
     /// closed stops its sequencer).
     func start(for store: PostgresStore) {
         let wakeUp = self.wakeUp
-        let numbering = Task { [weak store] in
+        let numbering = Task { [weak store, self] in
+            var lastFound = ContinuousClock.now - .seconds(60)
+            var lastSweep = ContinuousClock.now
             while !Task.isCancelled {
-                let woken = await wakeUp.wait(upTo: Self.sweepInterval)
+                let busy = ContinuousClock.now - lastFound < .seconds(1)
+                let started = ContinuousClock.now
+                let woken = await wakeUp.wait(upTo: isLeading ? (busy ? Self.busyInterval : Self.idleInterval) : Self.electionInterval)
                 guard let store else { return }
-                await Self.numberAll(store, checkFirst: !woken)
+                if isLeading {
+                    // At most one numbering per busy interval, however often commits wake it.
+                    if woken, ContinuousClock.now - started < Self.busyInterval {
+                        try? await Task.sleep(until: started + Self.busyInterval)
+                    }
+                    if await Self.numberAll(store, onlyOlderThan: nil, checkFirst: !woken) { lastFound = ContinuousClock.now }
+                } else if ContinuousClock.now - lastSweep >= Self.electionInterval {
+                    lastSweep = ContinuousClock.now
+                    _ = await Self.numberAll(store, onlyOlderThan: store.clock.now().adding(milliseconds: -Self.staleAfter), checkFirst: true)
+                }
             }
         }
-        let following = Task { [weak store] in
+        let following = Task { [weak store, self] in
             while !Task.isCancelled {
                 guard let store else { return }
-                await Self.follow(store)
+                await follow(store)
             }
         }
         let polling = Task { [weak store] in
@@ -72,7 +99,7 @@ final class PostgresEventSequencer: Sendable {
         tasks.withLock { $0 += [numbering, following, polling] }
     }
 
-    /// An event was committed by this instance: number it now.
+    /// An event was committed by this instance: number it soon.
     func wake() {
         wakeUp.signal()
     }
@@ -92,41 +119,73 @@ final class PostgresEventSequencer: Sendable {
         for task in running { await task.value }
     }
 
-    /// Numbers batches until none is left. With `checkFirst` (a sweep), looks first whether
-    /// anything waits, without taking the sequence's lock.
-    private static func numberAll(_ store: PostgresStore, checkFirst: Bool) async {
+    /// Numbers batches until none is left; whether it found any. With `checkFirst`, looks first
+    /// whether anything waits (older than `onlyOlderThan`, when given), without taking the
+    /// sequence's lock.
+    private static func numberAll(_ store: PostgresStore, onlyOlderThan: Timestamp?, checkFirst: Bool) async -> Bool {
         do {
             if checkFirst {
+                let before = onlyOlderThan?.millisecondsSinceEpoch ?? Int64.max
                 let waiting = try await store.read { connection, logger in
-                    try await connection.row("SELECT EXISTS (SELECT 1 FROM events WHERE seq IS NULL)", logger) { try $0.decode(Bool.self) } ?? false
+                    try await connection.row("SELECT EXISTS (SELECT 1 FROM events WHERE seq IS NULL AND at < \(before))", logger) { try $0.decode(Bool.self) } ?? false
                 }
-                guard waiting else { return }
+                guard waiting else { return false }
             }
+            var found = false
             while !Task.isCancelled {
                 let (last, numbered) = try await store.numberEvents(batch: batch)
                 store.tail.advanced(to: last)
-                guard numbered == batch else { return }
+                found = found || numbered > 0
+                guard numbered == batch else { return found }
             }
+            return found
         } catch {
-            // The database is away or busy: the next wake or sweep tries again (nothing was numbered).
+            // The database is away or busy: the next round tries again (nothing was numbered).
             store.logger.debug("numbering events failed; retrying", metadata: ["error": "\(PostgresFailure.summary(error))"])
+            return false
         }
     }
 
     /// LISTENs on ``channel`` on a connection of its own until that connection fails or the
-    /// task is cancelled, moving the tail with every notification.
-    private static func follow(_ store: PostgresStore) async {
+    /// task is cancelled, moving the tail with every notification; on the same connection, takes
+    /// the numbering lead when nobody has it (checked every ``electionInterval``).
+    private func follow(_ store: PostgresStore) async {
         do {
-            try await store.listen(on: channel) { connection, logger, notifications in
+            try await store.listen(on: Self.channel) { connection, logger, notifications in
+                defer { self.leading.store(false, ordering: .relaxed) }
                 // Listening now: what was numbered before is read once, nothing after is missed.
-                store.tail.advanced(to: try await readLastSeq(connection, logger))
-                for try await notification in notifications {
-                    if let last = Int64(notification.payload) { store.tail.advanced(to: last) }
+                store.tail.advanced(to: try await Self.readLastSeq(connection, logger))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await notification in notifications {
+                            if let last = Int64(notification.payload) { store.tail.advanced(to: last) }
+                        }
+                    }
+                    group.addTask {
+                        // Once taken, the lead lasts as long as this connection's session.
+                        while !Task.isCancelled {
+                            if !self.isLeading {
+                                let taken = try await connection.row(
+                                    "SELECT pg_try_advisory_lock(\(PostgresSchema.Lock.eventNumbering))", logger
+                                ) { try $0.decode(Bool.self) } ?? false
+                                if taken {
+                                    self.leading.store(true, ordering: .relaxed)
+                                    self.wakeUp.signal()
+                                    store.logger.debug("this instance numbers the cluster's events now")
+                                }
+                            }
+                            try await Task.sleep(for: Self.electionInterval)
+                        }
+                    }
+                    // Either ends only with the connection (or the task): then both stop.
+                    try await group.next()
+                    group.cancelAll()
                 }
             }
         } catch {
             store.logger.debug("following event numbers failed; listening again", metadata: ["error": "\(PostgresFailure.summary(error))"])
         }
+        leading.store(false, ordering: .relaxed)
         try? await Task.sleep(for: .seconds(1))
     }
 
@@ -152,8 +211,10 @@ extension PostgresStore {
                     }.count
                     guard numbered > 0 else { return (last, 0) }
                     let now = last + Int64(numbered)
-                    try await connection.run("UPDATE event_sequence SET last_seq = \(now)", logger)
-                    try await connection.run("SELECT pg_notify(\(PostgresEventSequencer.channel), \(String(now)))", logger)
+                    try await connection.run(
+                        "WITH bumped AS (UPDATE event_sequence SET last_seq = \(now) RETURNING last_seq) SELECT pg_notify(\(PostgresEventSequencer.channel), last_seq::text) FROM bumped",
+                        logger
+                    )
                     return (now, numbered)
                 }
             }
@@ -190,6 +251,6 @@ private enum NumberEvents: PreparedSQL {
         WITH next AS (
             SELECT id, row_number() OVER (ORDER BY id) AS n FROM events WHERE seq IS NULL ORDER BY id LIMIT $2
         )
-        UPDATE events SET seq = $1 + next.n FROM next WHERE events.id = next.id RETURNING events.seq
+        UPDATE events SET seq = $1 + next.n FROM next WHERE events.id = next.id AND events.seq IS NULL RETURNING events.seq
         """
 }

@@ -18,7 +18,7 @@ public struct PostgresOrderRepository: OrderRepository {
 
     /// Takes every line's stock and stores the order, or changes nothing; returns once committed.
     public func place(_ order: Order, claim: IdempotencyClaim?) async throws -> OrderPlacementOutcome {
-        let placed = PlacedOrder(order: OrderRecord(order), lines: OrderLineRecord.lines(of: order))
+        let encoder = store.eventEncoder, clock = store.clock
         return try await store.write(claim: claim) { connection, logger in
             var stock: [String: Int] = [:]
             for (id, available) in try await connection.rows(LockItems.self, logger, binding: { $0.append(order.lines.map(\.itemId.rawValue)) }, {
@@ -34,11 +34,19 @@ public struct PostgresOrderRepository: OrderRepository {
                 }
                 left.append(ItemStock(itemId: line.itemId, stock: available - line.quantity))
             }
-            let taken = try await connection.rows(TakeStockAndStoreOrder.self, logger) { try TakeStockAndStoreOrder.statement.bind(placed, to: &$0) }
+            // The event (with the stock each item has left) goes in the same statement.
+            let event = encoder.map { EventRecord($0.encode(.orderPlaced(order, stock: left)), key: order.id.rawValue, at: clock.now()) }
+            let placed = PlacedOrder(order: OrderRecord(order), lines: OrderLineRecord.lines(of: order), event: event)
+            let taken: [PostgresRow]
+            if event == nil {
+                taken = try await connection.rows(TakeStockAndStoreOrder.self, logger) { try TakeStockAndStoreOrder.statement.bind(placed, to: &$0) }
+            } else {
+                taken = try await connection.rows(TakeStockStoreOrderAndAnnounce.self, logger) { try TakeStockStoreOrderAndAnnounce.statement.bind(placed, to: &$0) }
+            }
             guard try taken.first?.decode(Int.self) == order.lines.count else {
                 throw StoreError.inconsistentWrite("stock of order \(order.id) changed under its own row locks")
             }
-            return (.placed(order), .changed(.order(order), .orderPlaced(order, stock: left)))
+            return (.placed(order), .changed(.order(order), appended: event != nil))
         }
     }
 
@@ -80,10 +88,12 @@ public struct PostgresOrderRepository: OrderRepository {
     }
 }
 
-/// An order's rows: what ``TakeStockAndStoreOrder`` binds.
+/// An order's rows: what ``TakeStockAndStoreOrder`` binds, and its event's for
+/// ``TakeStockStoreOrderAndAnnounce``.
 private struct PlacedOrder: Sendable {
     let order: OrderRecord
     let lines: [OrderLineRecord]
+    let event: EventRecord?
 }
 
 /// PlaceOrder's first step: lock the order's items, in id order so concurrent orders cannot
@@ -109,6 +119,30 @@ private enum TakeStockAndStoreOrder: PreparedSQL {
             \(s.insert { $0.order })
         ), lines AS (
             INSERT INTO order_lines (\(OrderLineRecord.postgresSelection)) SELECT \(OrderLineRecord.postgresSelection) FROM line
+        )
+        SELECT count(*)::bigint FROM taken
+        """
+    }
+    static var sql: String { statement.sql }
+}
+
+/// ``TakeStockAndStoreOrder`` that also appends the order's event, in the same statement (after
+/// the items' row locks, like every event).
+private enum TakeStockStoreOrderAndAnnounce: PreparedSQL {
+    static let name = "svc_place_order_announced"
+    static let statement = PostgresStatement<PlacedOrder> { s in
+        """
+        WITH line AS (
+            \(s.rows { $0.lines })
+        ), taken AS (
+            UPDATE menu_items AS m SET stock = m.stock - line.quantity FROM line
+            WHERE m.id = line.item_id AND m.stock >= line.quantity RETURNING m.id
+        ), placed AS (
+            \(s.insert { $0.order })
+        ), lines AS (
+            INSERT INTO order_lines (\(OrderLineRecord.postgresSelection)) SELECT \(OrderLineRecord.postgresSelection) FROM line
+        ), announced AS (
+            \(s.insert { $0.event! })
         )
         SELECT count(*)::bigint FROM taken
         """

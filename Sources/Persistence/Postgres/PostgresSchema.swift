@@ -123,9 +123,11 @@ enum PostgresSchema {
             -- the write it records, unnumbered; after commit the sequencer numbers them (seq) in
             -- insertion order (id), under event_sequence's row lock. A sequence value is taken at
             -- insertion, after the write's row locks: for one key, id order is commit order.
+            -- Each index covers one phase only, so an insert and its numbering each write one
+            -- index entry.
             CREATE TABLE events (
-                id BIGSERIAL PRIMARY KEY,
-                seq BIGINT UNIQUE,
+                id BIGSERIAL NOT NULL,
+                seq BIGINT,
                 type TEXT NOT NULL,
                 at BIGINT NOT NULL,                      -- ms since the epoch: the write's time
                 key TEXT NOT NULL,
@@ -134,6 +136,8 @@ enum PostgresSchema {
             );
             -- The sequencer's work: the events not numbered yet, in insertion order.
             CREATE INDEX events_unnumbered ON events (id) WHERE seq IS NULL;
+            -- The log: the numbered events by seq.
+            CREATE UNIQUE INDEX events_by_seq ON events (seq) WHERE seq IS NOT NULL;
             -- The highest seq handed out (pruning never lowers it); its row lock serialises numbering.
             CREATE TABLE event_sequence (
                 only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
@@ -162,5 +166,7 @@ enum PostgresSchema {
         static let migrations: Int64 = 0x5356_4344_0001
         /// Held (per session) while the sample data set is seeded.
         static let seeding: Int64 = 0x5356_4344_0002
+        /// Held (per session, on its listening connection) by the instance that numbers events.
+        static let eventNumbering: Int64 = 0x5356_4344_0003
     }
 }

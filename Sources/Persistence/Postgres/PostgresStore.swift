@@ -451,9 +451,16 @@ public final class PostgresStore: Service, Sendable {
                 }
                 // Last, after the write's row locks: see PostgresEventSequencer on key order.
                 var appended = false
-                if let event = stored?.event, let events {
-                    let record = EventRecord(events.encode(event), key: event.key, at: madeAt)
-                    try await connection.run(AppendEvent.statement.query(record), logger)
+                if let event = stored?.event {
+                    let record: EventRecord?
+                    switch event {
+                    case .domain(let event): record = events.map { EventRecord($0.encode(event), key: event.key, at: madeAt) }
+                    case .prepared(let ready): record = ready.record
+                    case .written: record = nil
+                    }
+                    if let record {
+                        try await connection.run(AppendEvent.statement.query(record), logger)
+                    }
                     appended = true
                 }
                 // The caller may have been told `unavailable` already: then this must not commit.
@@ -566,6 +573,11 @@ extension PostgresStore {
     /// writes append no events (``EventRecording``) or the store keeps none.
     func eventRecord(_ event: DomainEvent, at: Timestamp) -> EventRecord? {
         EventRecording.encoder(events).map { EventRecord($0.encode(event), key: event.key, at: at) }
+    }
+
+    /// The encoder of the events the current task's writes append; `nil` when they append none.
+    var eventEncoder: (any EventEncoding)? {
+        EventRecording.encoder(events)
     }
 }
 

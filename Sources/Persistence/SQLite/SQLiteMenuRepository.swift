@@ -18,9 +18,10 @@ public actor SQLiteMenuRepository: MenuRepository {
     /// Stores a new item; returns once durable.
     public nonisolated(nonsending) func insert(_ item: MenuItem, claim: IdempotencyClaim?) async throws {
         let record = MenuItemRecord(item)
+        let event = store.prepare(.menuItemAdded(item))
         try await store.write(boundTo: claim) { db in
             try db.insert(record)
-            return ((), .changed(.menuItem(item), .menuItemAdded(item)))
+            return ((), .changed(.menuItem(item), prepared: event))
         }
     }
 

@@ -52,10 +52,11 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     /// Stores a new restaurant; returns once durable.
     public nonisolated(nonsending) func insert(_ restaurant: Restaurant, claim: IdempotencyClaim?) async throws {
         let record = RestaurantRecord(restaurant)
+        let event = store.prepare(.restaurantCreated(restaurant))
         try await store.write(boundTo: claim, { db in
             try db.insert(record)
             try db.insert(RestaurantSearchRecord(record, rowid: db.lastInsertedRowID))
-            return ((), .changed(.restaurant(restaurant), .restaurantCreated(restaurant)))
+            return ((), .changed(.restaurant(restaurant), prepared: event))
         }, committed: { _ in self.remember(restaurant) })
     }
 

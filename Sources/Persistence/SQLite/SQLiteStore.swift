@@ -80,14 +80,26 @@ public final class SQLiteStore: Sendable {
             if let claim {
                 try db.insert(IdempotencyRecord(key: claim.key, claim.binding(for: stored.result), madeAt: now))
             }
-            guard let event = stored.event, let events else { return (value, nil) }
-            let encoded = events.encode(event)
-            try db.insert(EventRecord(encoded, key: event.key, at: now))
-            return (value, LoggedEvent(seq: db.lastInsertedRowID, type: encoded.type, at: now, key: event.key, data: encoded.data))
+            let prepared: PreparedEvent
+            switch stored.event {
+            case nil, .written?: return (value, nil)
+            case .prepared(let ready)?: prepared = ready
+            case .domain(let event)?:
+                guard let events else { return (value, nil) }
+                prepared = PreparedEvent(event, encodedBy: events, at: now)
+            }
+            try db.insert(prepared.record)
+            return (value, prepared.logged(seq: db.lastInsertedRowID))
         }, committed: { written in
             if let logged = written.1 { tail.committed(logged) }
             committed?(written.0)
         }).0
+    }
+
+    /// `event` encoded and stamped now, for a write that will append it (see ``PreparedEvent``);
+    /// `nil` when the current task's writes append no events.
+    func prepare(_ event: DomainEvent) -> PreparedEvent? {
+        EventRecording.encoder(events).map { PreparedEvent(event, encodedBy: $0, at: clock.now()) }
     }
 
     /// The settings of every connection. With WAL, `synchronous = FULL` syncs the log at every

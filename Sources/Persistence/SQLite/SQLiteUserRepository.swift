@@ -48,10 +48,11 @@ public actor SQLiteUserRepository: UserRepository {
     /// Stores a new user unless the e-mail key is taken; returns once durable.
     public nonisolated(nonsending) func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome {
         let record = UserRecord(user)
+        let event = store.prepare(.userRegistered(user))
         return try await store.write(boundTo: claim, { db in
             // The unique index decides: a taken key inserts nothing (and does not abort the batch).
             try db.run(Self.insertUnlessEmailTaken, record.databaseArguments)
-            return db.changesCount == 1 ? (.stored(user), .changed(.user(user), .userRegistered(user))) : (.emailTaken, nil)
+            return db.changesCount == 1 ? (.stored(user), .changed(.user(user), prepared: event)) : (.emailTaken, nil)
         }, committed: { outcome in
             if case .stored(let stored) = outcome { self.remember(stored, version: 0) }
         })
