@@ -14,6 +14,9 @@ import ZeroMQ
 /// A publishing task follows the log (``EventRepository/nextEvents(after:limit:)``: on SQLite and
 /// in memory the events handed over at each commit, on PostgreSQL the events any instance wrote,
 /// read back once numbered) from where it stood at start, and hands each batch to the thread.
+/// While no subscriber is connected it reads and sends nothing (on PostgreSQL every instance
+/// would otherwise read every event of the cluster back), only keeping its position at the log's
+/// end.
 /// Delivery on the stream alone is best-effort: a subscriber whose queue is full misses messages
 /// and reads them from the event log, and nobody waits for it.
 ///
@@ -25,6 +28,8 @@ public final class EventStreamEndpoint: Service, Sendable {
     static let batchSize = 1000
     /// How long the stream may go on at shutdown to publish what was committed before it.
     static let finishingTime: Duration = .seconds(2)
+    /// How often a stream without subscribers looks whether one has come.
+    static let idleLook: Duration = .milliseconds(100)
 
     private let events: any EventRepository
     private let lastWritten: @Sendable () -> Int64
@@ -122,6 +127,18 @@ public final class EventStreamEndpoint: Service, Sendable {
         var writer = JSONWriter(capacity: 1024)
         while !Task.isCancelled {
             if let final = finalSeq.withLock({ $0 }), last >= final { return }
+            if recorder.subscriberCount == 0 {
+                // Nobody listens: nothing is read or sent, the position just keeps up with the
+                // log's end. A subscriber that connects meanwhile misses nothing: it subscribes
+                // before it reads the log, and a jump or a quiet second sends it to the log.
+                let end = lastWritten()
+                if end > last {
+                    recorder.passed(upTo: end, lastWritten: end)
+                    last = end
+                }
+                try? await Task.sleep(for: Self.idleLook)
+                continue
+            }
             let batch: [LoggedEvent]
             do {
                 batch = try await events.nextEvents(after: last, limit: Self.batchSize)

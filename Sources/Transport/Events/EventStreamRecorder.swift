@@ -64,9 +64,25 @@ final class EventStreamRecorder: Sendable {
         for lag in lags { lagTimer.recordMilliseconds(lag) }
     }
 
-    /// The highest seq published.
+    /// The highest seq published (or passed over without subscribers).
     var lastPublished: Int64 {
         state.withLock { $0.lastPublished }
+    }
+
+    /// Subscribers connected now.
+    var subscriberCount: Int {
+        state.withLock { $0.subscribers }
+    }
+
+    /// The events up to `seq` were passed over: no subscriber was connected to receive them.
+    func passed(upTo seq: Int64, lastWritten: Int64) {
+        let written = state.withLock { state in
+            state.lastPublished = max(state.lastPublished, seq)
+            state.lastWritten = max(state.lastWritten, lastWritten, seq)
+            return state.lastWritten
+        }
+        lastPublishedGauge.record(seq)
+        lastWrittenGauge.record(written)
     }
 
     /// The stream's socket thread: `count` subscribers are connected now.

@@ -4,9 +4,10 @@
 public struct EventStreamStatistics: Sendable, Hashable {
     /// The highest seq in the log as this instance knows it.
     public var lastWrittenSeq: Int64
-    /// The highest seq this instance published.
+    /// The highest seq this instance published, or passed over while no subscriber was
+    /// connected.
     public var lastPublishedSeq: Int64
-    /// Events published since start.
+    /// Events published since start (sent with at least one subscriber connected).
     public var published: Int
     /// Subscribers connected now.
     public var subscribers: Int
