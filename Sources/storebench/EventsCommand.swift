@@ -239,9 +239,18 @@ struct EventsCommand: AsyncParsableCommand {
     /// pgbench scripts over copies of the users and events tables: a user and its unnumbered
     /// event per transaction (svcd's way), and the same taking the next seq from a counter row.
     private func compareNumbering(server: PostgresDevServer, scratch: String, cleanup: CleanupList) async throws -> (outbox: [Double], counter: [Double]) {
+        // The tables as svcd's schema has them (users, events with its indexes, a counter row).
         _ = try await server.psql("""
-            CREATE TABLE bench_users (LIKE users INCLUDING ALL);
-            CREATE TABLE bench_events (LIKE events INCLUDING ALL);
+            CREATE TABLE bench_users (
+                id TEXT COLLATE "C" PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL,
+                email_key TEXT COLLATE "C" NOT NULL UNIQUE, joined_at BIGINT NOT NULL, is_active BOOLEAN NOT NULL,
+                subscription_active_until BIGINT
+            );
+            CREATE TABLE bench_events (
+                id BIGSERIAL PRIMARY KEY, seq BIGINT UNIQUE, type TEXT NOT NULL, at BIGINT NOT NULL, key TEXT NOT NULL,
+                data TEXT NOT NULL, traceparent TEXT
+            );
+            CREATE INDEX bench_events_unnumbered ON bench_events (id) WHERE seq IS NULL;
             CREATE TABLE bench_counter (only_row boolean PRIMARY KEY, last_seq bigint NOT NULL);
             INSERT INTO bench_counter VALUES (true, 0)
             """)
@@ -273,7 +282,8 @@ struct EventsCommand: AsyncParsableCommand {
             VALUES ('u-' || :client_id || '-' || :n, 'Bench User', 'p' || :client_id || '-' || :n || '@example.com', 'p' || :client_id || '-' || :n || '@example.com', 1767225600000, true, NULL)
             ON CONFLICT (email_key) DO NOTHING RETURNING id;
             """
-        let data = #"'{"user":{"id":"u-' || :client_id || '-' || :n || '","name":"Bench User","email":"p@example.com","joinedAt":"2026-01-01T00:00:00.000Z","isActive":true,"subscriptionActiveUntil":null}}'"#
+        // A space after every colon of the JSON: pgbench takes `:name` for a variable.
+        let data = #"'{"user": {"id": "u-' || :client_id || '-' || :n || '", "name": "Bench User", "email": "p@example.com", "joinedAt": "2026-01-01T00: 00: 00.000Z", "isActive": true, "subscriptionActiveUntil": null}}'"#
         let event = counter
             ? """
             UPDATE bench_counter SET last_seq = last_seq + 1 RETURNING last_seq AS seq \\gset

@@ -44,6 +44,9 @@ struct WritesCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Skip the SaveFavoriteRestaurant runs (e.g. to profile RegisterUser alone).")
     var skipFavorites = false
 
+    @Flag(name: .long, help: "Write events nowhere (as svcd --benchmark-without-events), to see what the event log costs.")
+    var withoutEvents = false
+
     func validate() throws {
         guard (1...4096).contains(inFlight) else { throw ValidationError("--in-flight must be 1…4096") }
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600") }
@@ -77,6 +80,7 @@ struct WritesCommand: AsyncParsableCommand {
         configuration.dataDirectory = directory + "/service"
         configuration.portBase = 0
         configuration.seedSample = true
+        configuration.recordsEvents = !withoutEvents
         let service = try await buildService(configuration: configuration, logger: Logger(label: "storebench"))
         let running = Task { try await service.run() }
         let raw = RawSQLiteCeiling(directory: directory, seconds: seconds)
