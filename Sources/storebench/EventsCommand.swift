@@ -15,7 +15,8 @@ struct EventsCommand: AsyncParsableCommand {
             Per store and round, alternating which goes first: svcd (release build, --seed-sample, \
             fresh data directory or database) with the event log, and the same build with \
             --benchmark-without-events; each measures pipelined RegisterUser and PlaceOrder with \
-            --in-flight requests spread over the instances (one DEALER each). Then, with events, \
+            --in-flight requests spread over the instances (one DEALER each), with a subscriber taking \
+            everything from each instance's live stream (unless --without-subscribers). Then, with events, \
             RegisterUser open-loop at half the median capacity measured, with a subscriber on every \
             instance's live stream: send → event arrival (an upper bound of commit → publication) \
             and send → reply, p50 and p99. On PostgreSQL, pgbench then compares the two ways to \
@@ -47,6 +48,9 @@ struct EventsCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Seconds of the latency run.")
     var latencySeconds: Int = 10
+
+    @Flag(name: .long, help: "Measure throughput with nobody on the live streams (svcd then reads and publishes no events).")
+    var withoutSubscribers = false
 
     @Flag(name: .long, help: "Skip the pgbench comparison of the two ways to number events.")
     var skipPgbench = false
@@ -205,6 +209,8 @@ struct EventsCommand: AsyncParsableCommand {
         let fixtures = try await OrderFixtures.make(through: instances[0], count: inFlight)
         var runs: [Run] = []
         for workload in [ClusterWorkload.register, .order] {
+            // Subscribed in both builds, so the only difference is the event log.
+            let drain = withoutSubscribers ? nil : try await StreamDrain.start(try instances.map { try $0.eventStream() })
             let addresses = try instances.map { try $0.address(workload.useCase) }
             let tag = "\(store)\(round)\(events ? "e" : "n")"
             let orders = fixtures.orderParams
@@ -217,9 +223,10 @@ struct EventsCommand: AsyncParsableCommand {
             let outcome = try await SpreadLoad(addresses: addresses, inFlight: inFlight, params: params).run(
                 warmup: .seconds(warmup), seconds: .seconds(seconds), snapshot: { CPUSnapshot.take(svcd: instances.map(\.pid), postmaster: 0) }
             )
+            let heard = try await drain?.stop().map(String.init).joined(separator: "/") ?? "-"
             let errors = outcome.errors.isEmpty ? "0" : outcome.errors.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")
             let run = Run(store: store, round: round, events: events, workload: workload, perSecond: outcome.perSecond, errors: errors)
-            Self.say("  round \(round)  \(events ? "with events   " : "without events")  \(pad(workload.useCase.rawValue, 13)) \(pad(format(outcome.perSecond), 8))/s  errors \(errors)")
+            Self.say("  round \(round)  \(events ? "with events   " : "without events")  \(pad(workload.useCase.rawValue, 13)) \(pad(format(outcome.perSecond), 8))/s  errors \(errors)  events heard \(heard)")
             runs.append(run)
         }
         return runs
