@@ -171,7 +171,7 @@ final class PostgresEventSequencer: Sendable {
                                 if taken {
                                     self.leading.store(true, ordering: .relaxed)
                                     self.wakeUp.signal()
-                                    store.logger.debug("this instance numbers the cluster's events now")
+                                    store.logger.info("this instance numbers the cluster's events now")
                                 }
                             }
                             try await Task.sleep(for: Self.electionInterval)
