@@ -66,4 +66,22 @@ final class CleanupList: Sendable {
             for entry in pending.reversed() { entry.action() }
         }
     }
+
+    /// Runs `body` with a new scratch directory (removed at the end), catching SIGINT and SIGTERM
+    /// meanwhile, and runs every registered action when it ends, however it ends.
+    static func withScratch(named prefix: String, _ body: (_ scratch: String, _ cleanup: CleanupList) async throws -> Void) async throws {
+        let cleanup = CleanupList()
+        let signalSources = cleanup.installSignalHandlers()
+        defer { withExtendedLifetime(signalSources) {} }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        cleanup.add("scratch") { try? FileManager.default.removeItem(atPath: scratch) }
+        do {
+            try await body(scratch, cleanup)
+        } catch {
+            try? await onThread { cleanup.runAll() }
+            throw error
+        }
+        try await onThread { cleanup.runAll() }
+    }
 }

@@ -84,28 +84,15 @@ struct ClusterCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let cleanup = CleanupList()
-        let signalSources = cleanup.installSignalHandlers()
-        defer { withExtendedLifetime(signalSources) {} }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-cluster-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        cleanup.add("scratch") { try? FileManager.default.removeItem(atPath: scratch) }
-        do {
+        try await CleanupList.withScratch(named: "storebench-cluster") { scratch, cleanup in
             try await benchmark(scratch: scratch, cleanup: cleanup)
-        } catch {
-            try? await onThread { cleanup.runAll() }
-            throw error
         }
-        try await onThread { cleanup.runAll() }
     }
 
     // MARK: The benchmark
 
     private func benchmark(scratch: String, cleanup: CleanupList) async throws {
-        let svcdPath = svcd ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("svcd").path
-        guard FileManager.default.isExecutableFile(atPath: svcdPath) else {
-            throw BenchFailure("no svcd at \(svcdPath): build it (swift build -c release --product svcd) or pass --svcd")
-        }
+        let svcdPath = try SvcdInstance.executable(svcd)
         let script = try postgresDev ?? PostgresDevServer.locateScript()
         Self.say("storebench cluster: svcd on PostgreSQL (1 server) vs pgbench on the same server")
         Self.say("\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverages()) at the start")

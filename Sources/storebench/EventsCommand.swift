@@ -88,26 +88,13 @@ struct EventsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let cleanup = CleanupList()
-        let signalSources = cleanup.installSignalHandlers()
-        defer { withExtendedLifetime(signalSources) {} }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-events-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        cleanup.add("scratch") { try? FileManager.default.removeItem(atPath: scratch) }
-        do {
+        try await CleanupList.withScratch(named: "storebench-events") { scratch, cleanup in
             try await benchmark(scratch: scratch, cleanup: cleanup)
-        } catch {
-            try? await onThread { cleanup.runAll() }
-            throw error
         }
-        try await onThread { cleanup.runAll() }
     }
 
     private func benchmark(scratch: String, cleanup: CleanupList) async throws {
-        let svcdPath = svcd ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("svcd").path
-        guard FileManager.default.isExecutableFile(atPath: svcdPath) else {
-            throw BenchFailure("no svcd at \(svcdPath): build it (swift build -c release --product svcd) or pass --svcd")
-        }
+        let svcdPath = try SvcdInstance.executable(svcd)
         Self.say("storebench events: durable writes with the event log vs without it (svcd --benchmark-without-events), then commit → live latency")
         Self.say("\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverages()); svcd \(svcdPath); \(inFlight) in flight, warm-up \(warmup) s, window \(seconds) s, \(rounds) rounds")
         var runs: [Run] = []

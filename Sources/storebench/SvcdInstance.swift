@@ -22,6 +22,16 @@ final class SvcdInstance: Sendable {
     /// The child's process id.
     var pid: Int32 { process.pid }
 
+    /// The svcd executable: `given`, or the one next to this executable; fails when it is not
+    /// there.
+    static func executable(_ given: String?) throws -> String {
+        let path = given ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("svcd").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw BenchFailure("no svcd at \(path): build it (swift build -c release --product svcd) or pass --svcd")
+        }
+        return path
+    }
+
     /// Starts `executable --store postgres --database-url URL --port-base 0 --data-dir DIR
     /// --seed-sample --log-level warning` plus `arguments`, and waits until its endpoints.json
     /// names it. `started` gets the process id as soon as it runs (for cleanup on Ctrl-C).

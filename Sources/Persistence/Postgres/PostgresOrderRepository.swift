@@ -104,11 +104,11 @@ private enum LockItems: PreparedSQL {
 }
 
 /// PlaceOrder's second step, one statement: take every line's stock, conditionally (so stock can
-/// never go below zero even if the check before were wrong), and store the order and its lines;
-/// returns how many lines' stock was taken.
-private enum TakeStockAndStoreOrder: PreparedSQL {
-    static let name = "svc_place_order"
-    static let statement = PostgresStatement<PlacedOrder> { s in
+/// never go below zero even if the check before were wrong), and store the order and its lines
+/// (and, `announcing`, its event: after the items' row locks, like every event); returns how many
+/// lines' stock was taken.
+private func takeStockAndStoreOrder(announcing: Bool) -> PostgresStatement<PlacedOrder> {
+    PostgresStatement<PlacedOrder> { s in
         """
         WITH line AS (
             \(s.rows { $0.lines })
@@ -119,33 +119,22 @@ private enum TakeStockAndStoreOrder: PreparedSQL {
             \(s.insert { $0.order })
         ), lines AS (
             INSERT INTO order_lines (\(OrderLineRecord.postgresSelection)) SELECT \(OrderLineRecord.postgresSelection) FROM line
-        )
+        )\(announcing ? ", announced AS (\n    \(s.insert { $0.event! })\n)" : "")
         SELECT count(*)::bigint FROM taken
         """
     }
+}
+
+/// ``takeStockAndStoreOrder(announcing:)`` for a write that appends no event.
+private enum TakeStockAndStoreOrder: PreparedSQL {
+    static let name = "svc_place_order"
+    static let statement = takeStockAndStoreOrder(announcing: false)
     static var sql: String { statement.sql }
 }
 
-/// ``TakeStockAndStoreOrder`` that also appends the order's event, in the same statement (after
-/// the items' row locks, like every event).
+/// ``takeStockAndStoreOrder(announcing:)`` for a write that appends the order's event.
 private enum TakeStockStoreOrderAndAnnounce: PreparedSQL {
     static let name = "svc_place_order_announced"
-    static let statement = PostgresStatement<PlacedOrder> { s in
-        """
-        WITH line AS (
-            \(s.rows { $0.lines })
-        ), taken AS (
-            UPDATE menu_items AS m SET stock = m.stock - line.quantity FROM line
-            WHERE m.id = line.item_id AND m.stock >= line.quantity RETURNING m.id
-        ), placed AS (
-            \(s.insert { $0.order })
-        ), lines AS (
-            INSERT INTO order_lines (\(OrderLineRecord.postgresSelection)) SELECT \(OrderLineRecord.postgresSelection) FROM line
-        ), announced AS (
-            \(s.insert { $0.event! })
-        )
-        SELECT count(*)::bigint FROM taken
-        """
-    }
+    static let statement = takeStockAndStoreOrder(announcing: true)
     static var sql: String { statement.sql }
 }

@@ -1,25 +1,15 @@
 import Domain
 import Logging
-import ServiceLifecycle
 
 /// Forgets idempotency keys' bindings once they are older than the contract's retention (24
 /// hours): at start and then every `interval`, so a binding lives between 24 hours and 24 hours
 /// plus `interval`. Several instances on one database each prune; deleting the same old rows
 /// twice is harmless.
-struct IdempotencyKeyPruner: Service {
+struct IdempotencyKeyPruner: Pruner {
     let bindings: any IdempotencyRepository
     let clock: any WallClock
     let interval: Duration
     let logger: Logger
-
-    func run() async {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await prune()
-                try? await Task.sleep(for: interval)
-            }
-        }
-    }
 
     /// Removes the bindings older than the retention; failures are logged and retried next time.
     func prune() async {

@@ -13,13 +13,7 @@ struct AdminHost: RequestHandler {
     let logger: Logger
 
     func serve(_ requests: AsyncStream<[InboundRequest]>) async {
-        await withDiscardingTaskGroup { group in
-            for await batch in requests {
-                for inbound in batch {
-                    group.addTask(executorPreference: globalConcurrentExecutor) { await answer(inbound) }
-                }
-            }
-        }
+        await answerEachOnGlobalExecutor(requests, answer)
     }
 
     private func answer(_ inbound: InboundRequest) async {
