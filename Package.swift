@@ -112,9 +112,11 @@ let package = Package(
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         // Benchmark: the service against a raw libzmq echo, side by side (not a test), both
-        // loaded by LoadEngine's pipelined client.
+        // loaded by LoadEngine's pipelined client; and fixed amounts of work (the wire path,
+        // one use case on a prepared SQLite store) whose instructions the budget tests count.
         .executableTarget(name: "svcbench", dependencies: [
-            "BenchmarkSupport", "ChildProcess", "LoadEngine", "ServiceApp", "ZeroMQ", "WireJSON", "WireContract",
+            "BenchmarkSupport", "ChildProcess", "LoadEngine", "ServiceApp", "Persistence", "Domain", "ZeroMQ", "WireJSON", "WireContract",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -22,6 +22,8 @@ struct Svcbench: ParsableCommand {
             With --curve: instead, the cost of CURVE encryption: the echo in plaintext and as a CURVE \
             server, and two svcd child processes (plaintext, and with --client-keys) asked GetRestaurant \
             and RegisterUser, alternating in one session; prints CURVE ÷ plaintext and svcd ÷ echo ratios.
+            With --score-store: instead, CalculateRestaurantScore alone on a SQLite store prepared with \
+            --score-reviews, --score-iterations times (a fixed amount of work for callgrind).
             """
     )
 
@@ -45,6 +47,15 @@ struct Svcbench: ParsableCommand {
 
     @Option(name: .long, help: "Instead of any run: encode and decode this many GetRestaurant requests and replies on the main thread, without sockets or concurrency (for counting instructions under valgrind).")
     var wireIterations: Int?
+
+    @Option(name: .long, help: "Instead of any run: a SQLite store file for CalculateRestaurantScore alone (see --score-reviews, --score-iterations).")
+    var scoreStore: String?
+
+    @Option(name: .long, help: "With --score-store: create that store (it must not exist) with one restaurant of this many recent reviews.")
+    var scoreReviews: Int?
+
+    @Option(name: .long, help: "With --score-store: calculate its restaurant's score this many times, one after the other (for counting instructions under valgrind).")
+    var scoreIterations: Int?
 
     @Option(name: .long, help: "The in-process service's store: sqlite (a temporary directory, the service's default) or memory.")
     var store: String = "sqlite"
@@ -76,6 +87,15 @@ struct Svcbench: ParsableCommand {
         }
         if let wireIterations, wireIterations < 1 { throw ValidationError("--wire-iterations must be at least 1") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        if scoreStore != nil {
+            guard (scoreReviews == nil) != (scoreIterations == nil) else {
+                throw ValidationError("--score-store takes one of --score-reviews (prepare it) and --score-iterations (run on it)")
+            }
+            if let scoreReviews, scoreReviews < 0 { throw ValidationError("--score-reviews must be 0 or more") }
+            if let scoreIterations, scoreIterations < 1 { throw ValidationError("--score-iterations must be at least 1") }
+        } else if scoreReviews != nil || scoreIterations != nil {
+            throw ValidationError("--score-reviews and --score-iterations need --score-store")
+        }
         if curve {
             guard requests == nil, wireIterations == nil, !json else {
                 throw ValidationError("--curve prints its own table; it takes none of --requests, --wire-iterations, --json")
@@ -129,6 +149,16 @@ struct Svcbench: ParsableCommand {
 
     /// The benchmark: starts the service, runs the echo and service rounds, prints the report.
     func benchmark() async throws {
+        if let scoreStore {
+            if let scoreReviews {
+                try await ScoreBench.prepare(path: scoreStore, reviews: scoreReviews)
+                print("score store: \(scoreStore), one restaurant with \(scoreReviews) recent reviews")
+            } else if let scoreIterations {
+                let score = try await ScoreBench.run(path: scoreStore, iterations: scoreIterations)
+                print("score: \(scoreIterations) calculations, the last \(score.value)")
+            }
+            return
+        }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .warning

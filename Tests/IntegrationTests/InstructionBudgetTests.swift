@@ -16,7 +16,10 @@ import Testing
 ///   encoding, statistics, send) while `svcbench --requests N --in-flight 1 --store memory`
 ///   drives the in-process service over TCP. One request in flight, because with more the
 ///   loop's batches depend on thread timing: at 64 in flight the figure rose 14 % with the
-///   machine busy; at 1 it moves by under 2 % busy or not.
+///   machine busy; at 1 it moves by under 2 % busy or not;
+/// - a restaurant's score: everything, on every thread, while `svcbench --score-iterations N`
+///   calculates the score of the one restaurant of a prepared SQLite store, once with 10 recent
+///   reviews and once with 100,000; the budget is the quiet one's figure × 1.2.
 ///
 /// The budgets depend on the build: the suite runs in debug (`swift test`), where Swift code
 /// costs several times what it does optimised. When a change makes a figure go down for good,
@@ -54,10 +57,38 @@ struct InstructionBudgetTests {
         #expect(perRequest >= Self.endpointMeasured / 3, "endpoint: only \(Int(perRequest)) instructions per request counted")
     }
 
+    /// The score of a restaurant with 100,000 recent reviews costs what one with 10 costs: the
+    /// formula uses at most 20 recent reviews, so the count stops there (issue: a popular
+    /// restaurant's score took 12× a quiet one's and stalled every read behind it). Counted on
+    /// every thread (the query runs on the store's read threads), one score at a time.
+    @Test func aPopularRestaurantsScoreCostsAtMostAFifthMoreThanAQuietOnes() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("score-budget-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var perScore: [Int: Double] = [:]
+        for reviews in [10, 100_000] {
+            let store = directory.appendingPathComponent("score-\(reviews).sqlite").path
+            // Prepared natively: the 100,000 inserts under callgrind would take longer than the scores.
+            let prepare = try await runTool(
+                try ExecutableLocator.path(of: "svcbench", variable: "SVCBENCH_PATH"), ["--score-store", store, "--score-reviews", "\(reviews)"], timeout: 120
+            )
+            try #require(prepare.status == 0, "svcbench --score-reviews failed: \(prepare.stderr)")
+            perScore[reviews] = try await Self.instructionsPerRequest(counting: nil, small: 30, large: 130) {
+                ["--score-store", store, "--score-iterations", "\($0)"]
+            }
+        }
+        let quiet = try #require(perScore[10]), popular = try #require(perScore[100_000])
+        #expect(popular <= quiet * 1.2, "score: \(Int(popular)) instructions with 100,000 reviews, \(Int(quiet)) with 10")
+        // A figure far below a use case's cost means the count missed the work.
+        #expect(quiet >= Self.endpointMeasured / 10, "score: only \(Int(quiet)) instructions per score counted")
+        print("score instructions: \(Int(quiet)) with 10 reviews, \(Int(popular)) with 100,000 (\(String(format: "%.3f", popular / quiet))×)")
+    }
+
     /// Runs svcbench under callgrind with `arguments(small)` and `arguments(large)`, counting
-    /// only inside functions matching `pattern`; returns the instructions per request.
+    /// only inside functions matching `pattern` (`nil`: everything, on every thread); returns
+    /// the instructions per request.
     static func instructionsPerRequest(
-        counting pattern: String, small: Int, large: Int, arguments: (Int) -> [String]
+        counting pattern: String?, small: Int, large: Int, arguments: (Int) -> [String]
     ) async throws -> Double {
         let valgrind = try Self.tool("valgrind")
         let objcopy = try Self.tool("objcopy")
@@ -76,7 +107,7 @@ struct InstructionBudgetTests {
         for count in [small, large] {
             let output = directory.appendingPathComponent("callgrind.\(count)").path
             let run = try await runTool(
-                valgrind, ["--tool=callgrind", "--callgrind-out-file=\(output)", "--toggle-collect=\(pattern)", svcbench] + arguments(count),
+                valgrind, ["--tool=callgrind", "--callgrind-out-file=\(output)"] + (pattern.map { ["--toggle-collect=\($0)"] } ?? []) + [svcbench] + arguments(count),
                 timeout: 600
             )
             try #require(run.status == 0, "svcbench under callgrind exited with \(run.status.map(String.init) ?? "a timeout"): \(run.stderr.suffix(2_000))")

@@ -343,12 +343,16 @@ import Testing
         #expect(pages.dropLast().allSatisfy { $0.count == limit })
 
         for since in [noon.adding(milliseconds: -1), noon, noon.adding(milliseconds: 999), noon.adding(milliseconds: 1000), noon.adding(milliseconds: 7999), noon.adding(milliseconds: 8000)] {
-            let count = try await world.restaurants.reviewCount(of: restaurant.id, createdAfter: since)
-            #expect(count == written.filter { $0.createdAt > since }.count)
+            let newer = written.filter { $0.createdAt > since }.count
+            for atMost in [0, 1, 10, 20, 100] {
+                let count = try await world.restaurants.reviewCount(of: restaurant.id, createdAfter: since, atMost: atMost)
+                #expect(count == min(newer, atMost), "since \(since), at most \(atMost)")
+            }
         }
-        #expect(try await world.restaurants.reviewCount(of: restaurant.id, createdAfter: noon) == 22)
-        #expect(try await world.restaurants.reviewCount(of: restaurant.id, createdAfter: noon.adding(milliseconds: 7000)) == 1)
-        #expect(try await world.restaurants.reviewCount(of: RestaurantID("nope"), createdAfter: noon.adding(days: -1)) == 0)
+        #expect(try await world.restaurants.reviewCount(of: restaurant.id, createdAfter: noon, atMost: 100) == 22)
+        #expect(try await world.restaurants.reviewCount(of: restaurant.id, createdAfter: noon, atMost: 20) == 20)
+        #expect(try await world.restaurants.reviewCount(of: restaurant.id, createdAfter: noon.adding(milliseconds: 7000), atMost: 100) == 1)
+        #expect(try await world.restaurants.reviewCount(of: RestaurantID("nope"), createdAfter: noon.adding(days: -1), atMost: 100) == 0)
 
         let stored = try #require(try await world.restaurants.restaurant(id: restaurant.id))
         #expect(stored.reviewCount == 25)

@@ -18,8 +18,9 @@ public protocol RestaurantRepository: Sendable {
     func addReview(_ review: Review, claim: IdempotencyClaim?) async throws -> Restaurant?
     /// Up to `limit` reviews of a restaurant, newest first, strictly after `after`.
     func reviews(of restaurantId: RestaurantID, after: RecencyKey<Review>?, limit: Int) async throws -> [Review]
-    /// How many reviews of a restaurant were created strictly after `since`.
-    func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) async throws -> Int
+    /// How many reviews of a restaurant were created strictly after `since`, counting no further
+    /// than `atMost`: the work is bounded by `atMost`, however many reviews the restaurant has.
+    func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp, atMost: Int) async throws -> Int
 }
 
 extension RestaurantRepository {

@@ -12,7 +12,11 @@ public struct CalculateRestaurantScore: Sendable {
     /// Unknown restaurant [not_found].
     public func execute(restaurantId: RestaurantID) async throws -> RestaurantScore {
         let restaurant = try await restaurants.existingRestaurant(restaurantId)
-        let recent = try await restaurants.reviewCount(of: restaurantId, createdAfter: Review.recencyThreshold(at: clock.now()))
+        // The score saturates at this many recent reviews: counting further would cost more for
+        // a popular restaurant and change nothing.
+        let recent = try await restaurants.reviewCount(
+            of: restaurantId, createdAfter: Review.recencyThreshold(at: clock.now()), atMost: RestaurantScore.recentReviewSaturation
+        )
         return RestaurantScore(rating: restaurant.rating, reviewCount: restaurant.reviewCount, recentReviewCount: recent)
     }
 }

@@ -74,9 +74,9 @@ public actor InMemoryRestaurantRepository: RestaurantRepository {
         reviewsByRestaurant[restaurantId, default: []].page(after: after, limit: limit)
     }
 
-    /// How many reviews of the restaurant are newer than `since`.
-    public func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) -> Int {
+    /// How many reviews of the restaurant are newer than `since`, up to `atMost`.
+    public func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp, atMost: Int) -> Int {
         // Newest first: count the prefix newer than `since`.
-        reviewsByRestaurant[restaurantId, default: []].prefix { $0.createdAt > since }.count
+        reviewsByRestaurant[restaurantId, default: []].prefix(max(atMost, 0)).prefix { $0.createdAt > since }.count
     }
 }

@@ -114,11 +114,15 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
     /// AddReview: the review.
     private static let insertReview = PostgresStatement<ReviewRecord> { s in s.insert { $0 } }
 
-    /// How many reviews of the restaurant are newer than `since`.
-    public func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) async throws -> Int {
+    /// How many reviews of the restaurant are newer than `since`, up to `atMost` (an index range
+    /// scan that stops there).
+    public func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp, atMost: Int) async throws -> Int {
         try await store.read { connection, logger in
             try await connection.row(
-                "SELECT count(*)::bigint FROM reviews WHERE restaurant_id = \(restaurantId.rawValue) AND created_at > \(since.millisecondsSinceEpoch)",
+                """
+                SELECT count(*)::bigint FROM (SELECT 1 FROM reviews WHERE restaurant_id = \(restaurantId.rawValue) \
+                AND created_at > \(since.millisecondsSinceEpoch) LIMIT \(max(atMost, 0))) AS recent
+                """,
                 logger
             ) { try $0.decode(Int.self) } ?? 0
         }

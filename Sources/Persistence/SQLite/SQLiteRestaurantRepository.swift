@@ -168,12 +168,16 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
         }
     }
 
-    /// How many reviews of the restaurant are newer than `since`.
-    public nonisolated(nonsending) func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp) async throws -> Int {
+    /// How many reviews of the restaurant are newer than `since`, up to `atMost` (an index range
+    /// scan that stops there).
+    public nonisolated(nonsending) func reviewCount(of restaurantId: RestaurantID, createdAfter since: Timestamp, atMost: Int) async throws -> Int {
         try await store.read { db in
-            try db.integer("SELECT count(*) FROM reviews WHERE restaurant_id = ? AND created_at > ?", [restaurantId.rawValue, since.millisecondsSinceEpoch])
+            try db.integer(Self.countRecentReviews, [restaurantId.rawValue, since.millisecondsSinceEpoch, max(atMost, 0)])
         }
     }
+
+    /// The recent reviews of a restaurant, counted up to a limit.
+    static let countRecentReviews = "SELECT count(*) FROM (SELECT 1 FROM reviews WHERE restaurant_id = ? AND created_at > ? LIMIT ?)"
 
     /// Keeps `restaurant` unless the held copy already counts as many reviews or more; returns
     /// the copy held afterwards.
