@@ -26,7 +26,9 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
         try DataDirectory.restrictStoreFiles(configuration.storePath)
         let sqlite: SQLiteStore
         do {
-            sqlite = try SQLiteStore(path: configuration.storePath, clock: clock, events: events, metrics: metrics.factory)
+            sqlite = try SQLiteStore(
+                path: configuration.storePath, clock: clock, events: events, queueTimeTarget: configuration.queueTimeTarget, metrics: metrics.factory
+            )
         } catch {
             throw StoreOpenFailure(description: "cannot open the SQLite store \(configuration.storePath): \(error)", reachable: true)
         }
@@ -53,6 +55,7 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
         }
         var storeConfiguration = PostgresStore.Configuration(url: url)
         storeConfiguration.maximumConnections = configuration.databaseConnections
+        storeConfiguration.queueTimeTarget = configuration.queueTimeTarget
         var storeLogger = logger
         storeLogger[metadataKey: "store"] = "postgres"
         // postgres-nio logs every failed reconnect attempt at info; the store says it once.

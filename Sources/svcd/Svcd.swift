@@ -60,6 +60,9 @@ struct Svcd: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Requests each use case may have taken and not yet answered; beyond that, requests are answered overloaded at once.")
     var maxInFlight: Int = ServiceConfiguration().maxInFlight
 
+    @Option(name: .long, parsing: .unconditional, help: "Milliseconds a request may wait for its turn (in its endpoint's queue, for a commit or a database connection); one that waited longer is answered overloaded, with no effect.")
+    var queueTimeTarget: Int = Int(ServiceConfiguration().queueTimeTarget / .milliseconds(1))
+
     @Option(name: .long, parsing: .unconditional, help: "Keep events in the event log at least this many hours, a whole number of at least 1 (default 168: seven days).")
     var eventRetention: Int = ServiceConfiguration().eventRetentionHours
 
@@ -101,6 +104,9 @@ struct Svcd: AsyncParsableCommand {
         }
         guard (1...1_000_000).contains(maxInFlight) else {
             throw ValidationError("--max-in-flight must be between 1 and 1000000")
+        }
+        guard (1...60_000).contains(queueTimeTarget) else {
+            throw ValidationError("--queue-time-target must be between 1 and 60000 milliseconds")
         }
         guard (1...1_000_000).contains(eventRetention) else {
             throw ValidationError("--event-retention must be a whole number of hours between 1 and 1000000")
@@ -149,6 +155,7 @@ struct Svcd: AsyncParsableCommand {
         configuration.store = ServiceConfiguration.StoreKind(rawValue: store) ?? .sqlite
         configuration.taxRate = TaxRate(decimal: taxRate)!
         configuration.maxInFlight = maxInFlight
+        configuration.queueTimeTarget = .milliseconds(queueTimeTarget)
         configuration.clientKeysPath = clientKeys.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         configuration.httpPort = httpPort
         configuration.eventRetentionHours = eventRetention

@@ -115,6 +115,7 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
         BadFlags(arguments: ["--tax-rate", "-0.1"], mentions: "--tax-rate must be a decimal fraction between 0 and 1"),
         BadFlags(arguments: ["--port-base", "-1"], mentions: "--port-base must be between 0 and 65000"),
         BadFlags(arguments: ["--max-in-flight", "-5"], mentions: "--max-in-flight must be between 1 and 1000000"),
+        BadFlags(arguments: ["--queue-time-target", "0"], mentions: "--queue-time-target must be between 1 and 60000 milliseconds"),
         // Not an address: named as a --host problem, not libzmq's "No such device".
         BadFlags(arguments: ["--host", "999.1.1.1"], mentions: "--host 999.1.1.1 is not an IPv4 address"),
         BadFlags(arguments: ["--host", "localhost"], mentions: "--host localhost is not an IPv4 address"),

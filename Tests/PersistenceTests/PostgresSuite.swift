@@ -37,6 +37,7 @@ struct PostgresSuite: SuiteTrait, TestScoping {
         // These suites race hundreds of writes on one row through a small pool: waiting long for
         // a connection is expected here, and they check rules, not availability.
         configuration.connectionWait = .seconds(60)
+        configuration.queueTimeTarget = nil
         configuration.lockTimeout = .seconds(60)
         configuration.statementTimeout = .seconds(60)
         var logger = Logger(label: "tests.postgres")

@@ -112,9 +112,16 @@ public final class SvcdChild: Sendable {
         (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     }
 
-    /// Starts `svcd --port-base <portBase, default 0: ephemeral> --data-dir <tmp> [--seed-sample] <arguments>`. With
-    /// `dataDirectory`, svcd uses that directory (which outlives the child, e.g. to restart on
-    /// the same store) and stderr goes next to it.
+    /// The queue-time target svcd children get unless a test gives `--queue-time-target` itself:
+    /// 10 s. These are debug builds on a shared two-core machine, where the 250 ms default turns
+    /// the deliberate pipelines of tests about other things (draining, kills, invariants) into
+    /// `overloaded` replies; the queue-time tests set the target they prove.
+    public static let testQueueTimeTarget = ["--queue-time-target", "10000"]
+
+    /// Starts `svcd --port-base <portBase, default 0: ephemeral> --data-dir <tmp> [--seed-sample] <arguments>`
+    /// (with ``testQueueTimeTarget`` unless `arguments` set one). With `dataDirectory`, svcd uses
+    /// that directory (which outlives the child, e.g. to restart on the same store) and stderr
+    /// goes next to it.
     public static func launch(seed: Bool, arguments: [String] = [], dataDirectory existing: String? = nil, portBase: Int = 0) throws -> SvcdChild {
         let files = FileManager.default
         let directory: URL
@@ -131,7 +138,8 @@ public final class SvcdChild: Sendable {
         }
         let process = try SpawnedProcess.spawn(
             try ExecutableLocator.svcd(),
-            ["--port-base", String(portBase), "--data-dir", dataDirectory] + (seed ? ["--seed-sample"] : []) + arguments,
+            ["--port-base", String(portBase), "--data-dir", dataDirectory] + (seed ? ["--seed-sample"] : [])
+                + (arguments.contains { $0.hasPrefix("--queue-time-target") } ? [] : testQueueTimeTarget) + arguments,
             stderr: .file(stderrPath)
         )
         return SvcdChild(process: process, dataDirectory: dataDirectory, stderrPath: stderrPath, ownedDirectory: existing == nil ? directory.path : nil)

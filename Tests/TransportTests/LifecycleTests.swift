@@ -31,8 +31,11 @@ private struct BeforeRunPipeline: Sendable {
 
 /// Pipelines `bodies` on one DEALER to `name` of a service that is not running, waits until the
 /// endpoint has read every request (each one is either answered by the transport or counted in
-/// flight), then starts the service and collects the remaining replies.
-private func pipelineBeforeRun(_ harness: ServiceHarness, _ name: UseCaseName, _ bodies: [[UInt8]]) async throws -> BeforeRunPipeline {
+/// flight), keeps them waiting `holdSeconds` longer, then starts the service and collects the remaining
+/// replies.
+private func pipelineBeforeRun(
+    _ harness: ServiceHarness, _ name: UseCaseName, _ bodies: [[UInt8]], holdSeconds: Double = 0
+) async throws -> BeforeRunPipeline {
     let address = try harness.address(name)
     let endpoint = try harness.endpoint(name)
     return try await withClient(.dealer, address) { client in
@@ -48,6 +51,8 @@ private func pipelineBeforeRun(_ harness: ServiceHarness, _ name: UseCaseName, _
             if let reply = try client.receiveReply() { outcome.beforeRun.append(reply) }
         }
         outcome.acceptedBeforeRun = endpoint.counters.inFlight
+        // The requests' age is what the test is about: they must have waited this long.
+        if holdSeconds > 0 { Thread.sleep(forTimeInterval: holdSeconds) }
         harness.startRunning()
         try client.setReceiveTimeout(5000)
         outcome.afterRun = try client.receiveReplies(upTo: bodies.count - outcome.beforeRun.count)
@@ -114,6 +119,41 @@ private func expectExactlyOneReplyEach(_ replies: [Reply], prefix: String, count
             #expect(outcome.acceptedBeforeRun == maxInFlight, "\(outcome.acceptedBeforeRun) requests were accepted with maxInFlight = \(maxInFlight)")
             #expect(outcome.all.filter { $0.ok == true }.count == maxInFlight)
             #expect(outcome.all.filter { $0.code == "overloaded" }.count == count - maxInFlight)
+        }
+    }
+
+    /// Overload bounded by time: requests that waited past the queue-time target for their
+    /// turn are answered `overloaded` before they run, writes with no effect; those that did not
+    /// wait so long are served.
+    @Test(arguments: [UseCaseName.registerUser, .getUserProfile])
+    func requestsThatWaitedPastTheQueueTimeTargetAreOverloadedAndHadNoEffect(_ name: UseCaseName) async throws {
+        try await withService(running: false, configure: { $0.queueTimeTarget = .milliseconds(100) }) { harness in
+            let count = 30
+            let run = UUID().uuidString.prefix(8)
+            @Sendable func params(_ index: Int) -> JSONValue {
+                name == .registerUser ? ["name": .string("Queued \(index)"), "email": .string("queued-\(run)-\(index)@example.com")] : ["userId": "u-nobody"]
+            }
+            let bodies = (0..<count).map { request(id: "t-\($0)", params: params($0)) }
+            let outcome = try await pipelineBeforeRun(harness, name, bodies, holdSeconds: 0.3)
+            #expect(outcome.allRead)
+            expectExactlyOneReplyEach(outcome.all, prefix: "t", count: count)
+            #expect(outcome.acceptedBeforeRun == count)
+            for reply in outcome.all {
+                #expect(reply.code == "overloaded", "\(reply)")
+                #expect(reply.message?.contains("queue-time target of 100 ms") == true, "\(reply)")
+            }
+            // Nothing was written: every address is still free, and requests that do not wait
+            // are served.
+            if name == .registerUser {
+                for index in 0..<count {
+                    let again = try await call(try harness.address(name), request(id: "again-\(index)", params: params(index)))
+                    #expect(again.ok == true, "t-\(index) was refused yet its e-mail is taken: \(again)")
+                }
+            } else {
+                let again = try await call(try harness.address(name), request(id: "again", params: params(0)))
+                #expect(again.code == "not_found", "\(again)")
+            }
+            #expect(harness.service.endpoints.first { $0.name == name }?.counters.inFlight == 0)
         }
     }
 

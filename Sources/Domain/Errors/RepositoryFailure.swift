@@ -8,12 +8,17 @@ public enum RepositoryFailure: Error, Sendable, Hashable, CustomStringConvertibl
     /// The store was asked to commit a write but the answer was lost (the connection died):
     /// the write may or may not have happened. Retrying with the same idempotency key is safe.
     case outcomeUnknown(reason: String)
+    /// The store answers but is too busy: the operation waited longer than the queue-time target
+    /// for its turn (a group commit, a pooled connection) and was given up before it ran;
+    /// nothing was written, so the request may be sent again after a pause.
+    case busy(reason: String)
 
     /// A plain-words explanation.
     public var description: String {
         switch self {
         case .unavailable(let reason): "the store is unavailable: \(reason)"
         case .outcomeUnknown(let reason): "the outcome of the write is unknown: \(reason)"
+        case .busy(let reason): "the store is busy: \(reason)"
         }
     }
 }

@@ -44,6 +44,11 @@ final class ConnectionLossWatch: Sendable {
         return registration
     }
 
+    /// Operations holding a connection now (registered and not yet ended).
+    var operationsRunning: Int {
+        state.withLock { state in state.handlers.values.reduce(0) { $0 + $1.count } }
+    }
+
     /// Ends a registration: its handler will not run.
     func unregister(_ registration: Registration) {
         state.withLock { state in

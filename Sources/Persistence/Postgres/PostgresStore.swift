@@ -17,7 +17,10 @@ import Synchronization
 /// A write is acknowledged only after its `COMMIT` returned (`synchronous_commit` as the server
 /// has it, `on` by default: durable). An operation waits at most ``Configuration/connectionWait``
 /// for a connection: while the database cannot be reached the caller gets
-/// ``RepositoryFailure/unavailable(reason:)`` that soon (nothing was written). A statement the
+/// ``RepositoryFailure/unavailable(reason:)`` that soon (nothing was written). While other
+/// operations hold connections the database answers, and a wait for one of them is overload,
+/// not an outage: it lasts at most ``Configuration/queueTimeTarget`` and ends in
+/// ``RepositoryFailure/busy(reason:)``, without the outage warning. A statement the
 /// server ends (lock or statement timeout) is `unavailable` too; a write whose commit was sent
 /// but not answered is ``RepositoryFailure/outcomeUnknown(reason:)``.
 ///
@@ -36,6 +39,10 @@ public final class PostgresStore: Service, Sendable {
         // 1.5 s, not 2: the contract promises an answer within 2 s of the request, and on a loaded
         // machine receiving, queueing and replying take a few hundred milliseconds of their own.
         public var connectionWait: Duration = .milliseconds(1500)
+        /// The longest a request waits for a connection while every one is in use by other
+        /// operations (the database answers, it is busy): then it is answered `overloaded`,
+        /// with no effect. `nil`: ``connectionWait``.
+        public var queueTimeTarget: Duration? = .milliseconds(250)
         /// The server cancels a statement running longer (`statement_timeout`): nothing of it is
         /// written and the request is answered `unavailable`.
         public var statementTimeout: Duration = .seconds(10)
@@ -78,9 +85,13 @@ public final class PostgresStore: Service, Sendable {
     let backgroundLogger: Logger
     private let clientTask = Mutex<Task<Void, Never>?>(nil)
     /// Ends an operation's wait when its connection closes.
-    private let lossWatch = ConnectionLossWatch()
+    let lossWatch = ConnectionLossWatch()
     /// Whether the last operation reached the database; a change is logged once.
     private let reachable = Atomic<Bool>(true)
+
+    /// Whether the last operation that succeeded or failed for the database's sake reached it
+    /// (`false` from the outage warning until "answers again").
+    var isReachable: Bool { reachable.load(ordering: .relaxed) }
 
     /// A store for `configuration`; nothing connects until ``start()``. `clock` stamps
     /// idempotency keys' bindings and events; `events` encodes the events every write that
@@ -501,9 +512,21 @@ public final class PostgresStore: Service, Sendable {
         onTimeout: @escaping @Sendable (OperationDeadline.Stage) -> any Error = PostgresStore.unavailableAfterTimeout,
         _ operation: @escaping @Sendable (PostgresClient, Logger, OperationDeadline.Progress) async throws -> T
     ) async throws -> T {
-        let client = self.client, logger = self.logger
+        let client = self.client, logger = self.logger, lossWatch = self.lossWatch
+        // Every connection held by an operation the database is running: waiting for one of them
+        // is overload, bounded by the queue-time target, not the wait for a database away (nor
+        // for a new connection, which a pool with room opens).
+        let saturation = configuration.maximumConnections
+        let busy = lossWatch.operationsRunning >= saturation
+        let waitLimit = connectLimit ?? (busy ? min(configuration.connectionWait, configuration.queueTimeTarget ?? configuration.connectionWait) : configuration.connectionWait)
         return try await OperationDeadline.run(
-            connectLimit: connectLimit ?? configuration.connectionWait, runLimit: runLimit ?? configuration.runLimit, onTimeout: onTimeout
+            connectLimit: waitLimit, runLimit: runLimit ?? configuration.runLimit,
+            onTimeout: { stage in
+                // First, so a write is marked abandoned whatever the caller is told.
+                let failure = onTimeout(stage)
+                guard stage == .connecting, lossWatch.operationsRunning >= saturation, case .unavailable? = failure as? RepositoryFailure else { return failure }
+                return RepositoryFailure.busy(reason: "every connection to PostgreSQL stayed in use for \(Int(waitLimit / .milliseconds(1))) ms")
+            }
         ) { progress in
             try await operation(client, logger, progress)
         }

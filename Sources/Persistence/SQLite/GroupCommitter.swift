@@ -1,3 +1,4 @@
+import Domain
 import GRDB
 import Metrics
 import Synchronization
@@ -14,12 +15,18 @@ import Synchronization
 /// Batches run on GRDB's writer queue (a dispatch queue, never Swift's cooperative pool), which
 /// also serialises them with every other write to the database.
 ///
+/// A write that has waited longer than the queue-time target when its batch starts is not run:
+/// it fails with ``RepositoryFailure/busy(reason:)`` (nothing written), so that under overload
+/// the writes still accepted wait at most about the target plus one commit, not for every write
+/// queued ahead of them.
+///
 /// Every committed batch is also reported to swift-metrics: its size to the aggregating
 /// `Recorder` "svc_store_commit_batch_size" and the time from `BEGIN` to the end of `COMMIT`
 /// (the fsync included) to the `Timer` "svc_store_commit_duration_seconds".
 final class GroupCommitter: Sendable {
     private let writer: DatabasePool
     private let maximumBatch: Int
+    private let queueTimeTarget: Duration?
     private let state = Mutex(State())
     private let batchSizes: Recorder
     private let commitDurations: Timer
@@ -38,13 +45,17 @@ final class GroupCommitter: Sendable {
     /// savepoint, so a failure rolls back only this write and becomes its answer; without, a
     /// failure is thrown. `fail` answers a write that never ran.
     private struct PendingWrite: Sendable {
+        let queuedAt: ContinuousClock.Instant
         let perform: @Sendable (Database, _ alone: Bool) throws -> Answer
         let fail: @Sendable (any Error) -> Void
     }
 
-    init(writer: DatabasePool, maximumBatch: Int = 1024, metrics: any MetricsFactory) {
+    /// A committer of `writer`'s writes, at most `maximumBatch` in one transaction, refusing
+    /// writes that waited longer than `queueTimeTarget` (`nil`: none are refused).
+    init(writer: DatabasePool, maximumBatch: Int = 1024, queueTimeTarget: Duration? = nil, metrics: any MetricsFactory) {
         self.writer = writer
         self.maximumBatch = maximumBatch
+        self.queueTimeTarget = queueTimeTarget
         batchSizes = Recorder(label: "svc_store_commit_batch_size", dimensions: [], aggregate: true, factory: metrics)
         commitDurations = Timer(label: "svc_store_commit_duration_seconds", dimensions: [], factory: metrics)
     }
@@ -62,6 +73,7 @@ final class GroupCommitter: Sendable {
     ) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let write = PendingWrite(
+                queuedAt: .now,
                 perform: { db, alone in
                     let result: Result<T, any Error>
                     if alone {
@@ -126,8 +138,22 @@ final class GroupCommitter: Sendable {
                 return batch
             }
             if batch.isEmpty { return }
-            commit(batch, db)
+            let runnable = refusingOverdue(batch)
+            if !runnable.isEmpty { commit(runnable, db) }
         }
+    }
+
+    /// The writes of `batch` that have not waited longer than the queue-time target; the others
+    /// are answered busy.
+    private func refusingOverdue(_ batch: [PendingWrite]) -> [PendingWrite] {
+        guard let queueTimeTarget else { return batch }
+        let now = ContinuousClock.now
+        let overdue = batch.filter { now - $0.queuedAt > queueTimeTarget }
+        guard !overdue.isEmpty else { return batch }
+        state.withLock { $0.statistics.refused += overdue.count }
+        let reason = "the write waited over the queue-time target of \(Int(queueTimeTarget / .milliseconds(1))) ms for a commit; nothing was written"
+        for write in overdue { write.fail(RepositoryFailure.busy(reason: reason)) }
+        return batch.filter { now - $0.queuedAt <= queueTimeTarget }
     }
 
     /// Commits `batch` in one transaction. The fast path runs the writes back to back; if any
@@ -180,6 +206,8 @@ public struct GroupCommitStatistics: Sendable, Hashable {
     public var writes = 0
     /// The most writes one commit carried.
     public var largestBatch = 0
+    /// Writes refused unrun because they waited longer than the queue-time target.
+    public var refused = 0
 
     /// No commits yet.
     public init() {}

@@ -30,9 +30,11 @@ public final class SQLiteStore: Sendable {
     /// events; `events` encodes the events every write that changes something appends in its own
     /// transaction (`nil` appends none: only for measuring what the event log costs); each group
     /// commit's size and duration go to `metrics` (by default the process-wide
-    /// `MetricsSystem.factory`).
+    /// `MetricsSystem.factory`). A write that waited longer than `queueTimeTarget` for its group
+    /// commit is refused unrun (``RepositoryFailure/busy(reason:)``); `nil` refuses none.
     public init(
-        path: String, clock: any WallClock = SystemWallClock(), events: (any EventEncoding)?, metrics: any MetricsFactory = MetricsSystem.factory
+        path: String, clock: any WallClock = SystemWallClock(), events: (any EventEncoding)?, queueTimeTarget: Duration? = nil,
+        metrics: any MetricsFactory = MetricsSystem.factory
     ) throws {
         self.clock = clock
         self.events = events
@@ -47,7 +49,7 @@ public final class SQLiteStore: Sendable {
         self.path = path
         try StoreSchema.migrator.migrate(pool)
         tail = EventTail(lastSeq: try pool.read(SQLiteEventRepository.lastSeq))
-        committer = GroupCommitter(writer: pool, metrics: metrics)
+        committer = GroupCommitter(writer: pool, queueTimeTarget: queueTimeTarget, metrics: metrics)
     }
 
     /// Runs `body` in the next group commit; returns once it is durable. `committed` (see

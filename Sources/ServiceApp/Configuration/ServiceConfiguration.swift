@@ -29,6 +29,14 @@ public struct ServiceConfiguration: Sendable {
         set { endpoint.maxInFlight = newValue }
     }
 
+    /// The longest a request may wait for its turn before it runs, in the endpoint's queue or
+    /// the store's (group commit, pooled connections); one that waited longer is answered
+    /// `overloaded` with no effect (``EndpointConfiguration/queueTimeTarget``).
+    public var queueTimeTarget: Duration {
+        get { endpoint.queueTimeTarget }
+        set { endpoint.queueTimeTarget = newValue }
+    }
+
     /// The file of client public keys allowed on the use-case endpoints (``ClientKeyList``);
     /// with it every use-case endpoint is a CURVE server. `nil`: plaintext.
     public var clientKeysPath: String?

@@ -3,6 +3,12 @@
 public struct EndpointConfiguration: Sendable, Hashable {
     /// Requests accepted but not yet answered, per endpoint; beyond it the reply is `overloaded`.
     public var maxInFlight: Int = 1024
+    /// The longest a request may wait for its turn: one that has waited longer when it would
+    /// start (in the endpoint's queue, for a read thread) is answered `overloaded` instead, with
+    /// no effect. The in-flight count bounds memory; this bounds the wait (a queue bounded by
+    /// count alone lets accepted requests wait seconds under overload). The store applies the
+    /// same target to its own queues (group commit, pooled connections).
+    public var queueTimeTarget: Duration = .milliseconds(250)
     /// Largest accepted message (`ZMQ_MAXMSGSIZE` and the multipart total), in bytes.
     public var maxMessageSize: Int = 1 << 20
     /// Most requests taken off the socket and handed to the endpoint's handler in one hop.
@@ -30,6 +36,7 @@ public struct EndpointConfiguration: Sendable, Hashable {
     /// and the context's ``ZAPAuthenticator`` decides who may connect. `nil`: plaintext.
     public var curveServerSecretKey: String?
 
-    /// The defaults: 1024 in flight, 1 MiB messages, batches of 64, 2 s / 6 s heartbeats.
+    /// The defaults: 1024 in flight, a 250 ms queue-time target, 1 MiB messages, batches of 64,
+    /// 2 s / 6 s heartbeats.
     public init() {}
 }

@@ -25,14 +25,18 @@ actor EndpointHost: RequestHandler {
     /// ``EndpointConfiguration/concurrentReads``).
     private let concurrent: Bool
 
+    /// ``EndpointConfiguration/queueTimeTarget``.
+    private let queueTimeTarget: Duration
+
     /// Where each request's task runs when ``concurrent``: writes, and reads without a
     /// `readExecutor`, on the global concurrent executor; reads with one on its threads.
     private let taskExecutor: any TaskExecutor
 
     init(
         route: UseCaseRoute, outbox: ReplyOutbox, executor: SocketThreadExecutor, concurrentReads: Bool,
-        readExecutor: (any TaskExecutor)?, logger: Logger
+        readExecutor: (any TaskExecutor)?, queueTimeTarget: Duration, logger: Logger
     ) {
+        self.queueTimeTarget = queueTimeTarget
         self.concurrent = route.name.writes || concurrentReads
         self.taskExecutor = route.name.writes ? globalConcurrentExecutor : readExecutor ?? globalConcurrentExecutor
         self.executor = executor
@@ -85,6 +89,11 @@ actor EndpointHost: RequestHandler {
 
     private nonisolated(nonsending) func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> OutboundReply {
         let request = inbound.request
+        let waited = EndpointClock.now - inbound.receivedAt
+        if waited > queueTimeTarget {
+            let error = WireError(.overloaded, "the request waited \(Int(waited / .milliseconds(1))) ms for its turn, over the queue-time target of \(Int(queueTimeTarget / .milliseconds(1))) ms; it had no effect, send it again after a pause")
+            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code)
+        }
         if let milliseconds = request.deadlineMilliseconds, EndpointClock.now > inbound.receivedAt + .milliseconds(milliseconds) {
             let error = WireError(.deadlineExceeded, "the deadline of \(milliseconds) ms passed before the request started; it had no effect")
             return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code)

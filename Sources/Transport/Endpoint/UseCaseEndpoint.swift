@@ -37,7 +37,7 @@ public final class UseCaseEndpoint: Service, Sendable {
         ) { outbox, executor in
             EndpointHost(
                 route: route, outbox: outbox, executor: executor, concurrentReads: configuration.concurrentReads,
-                readExecutor: readExecutor, logger: logger
+                readExecutor: readExecutor, queueTimeTarget: configuration.queueTimeTarget, logger: logger
             )
         }
     }

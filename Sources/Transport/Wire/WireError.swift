@@ -42,6 +42,8 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
             switch failure {
             case .unavailable:
                 self.init(.unavailable, "the database cannot be reached; the request had no effect, send it again later")
+            case .busy:
+                self.init(.overloaded, "the service is too busy to take this request now; it had no effect, send it again after a pause")
             case .outcomeUnknown:
                 self.init(.internal, "the connection to the database was lost while the write was being committed, so its outcome is unknown; retrying with the same idempotencyKey is safe")
             }

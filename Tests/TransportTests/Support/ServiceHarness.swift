@@ -74,7 +74,10 @@ final class ServiceHarness: Sendable {
 /// Builds a service on ephemeral ports in a fresh temporary data directory, runs `body` and
 /// always shuts the service down (also when `body` throws), then removes the directory.
 /// With `running: false` the endpoints are bound and reading requests but `run()` has not
-/// started, so accepted requests stay in flight until the test calls `startRunning()`.
+/// started, so accepted requests stay in flight until the test calls `startRunning()`. The
+/// queue-time target is 10 s (60 s with `running: false`: requests wait for `run()` on purpose)
+/// unless `configure` sets it: a debug build on a shared machine must not turn the pipelines of
+/// tests about other things into `overloaded` replies.
 func withService<T>(
     seed: Bool = false,
     running: Bool = true,
@@ -88,6 +91,7 @@ func withService<T>(
     configuration.portBase = 0
     configuration.host = "127.0.0.1"
     configuration.seedSample = seed
+    configuration.queueTimeTarget = running ? .seconds(10) : .seconds(60)
     configure(&configuration)
     defer { try? FileManager.default.removeItem(atPath: directory) }
 

@@ -1,0 +1,66 @@
+import Domain
+import Foundation
+import GRDB
+@testable import Persistence
+import RestaurantTesting
+import Synchronization
+import Testing
+
+/// Overload bounded by time in the SQLite store: a write that has waited longer than the
+/// queue-time target when its group commit starts is refused `busy` unrun, so the writes still
+/// accepted wait about the target plus one commit, not for every write queued ahead of them.
+@Suite struct GroupCommitQueueTimeTests {
+    @Test func writesQueuedPastTheTargetBehindASlowCommitAreRefusedBusyAndWriteNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path + "/store.sqlite", events: nil, queueTimeTarget: .milliseconds(50))
+        let progress = Progress()
+        // One write holds the writer (a slow disk's commit) until the 40 below are submitted,
+        // and 300 ms more, so each of them waits past the target.
+        let slow = Task {
+            try await store.write { db in
+                progress.started.store(true, ordering: .releasing)
+                let deadline = Date().addingTimeInterval(20)
+                while progress.submitted.load(ordering: .acquiring) < 40 && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                Thread.sleep(forTimeInterval: 0.3)
+                try db.execute(sql: "CREATE TABLE probe (n INTEGER NOT NULL)")
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !progress.started.load(ordering: .acquiring) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        let slowStarted = progress.started.load(ordering: .acquiring)
+        try #require(slowStarted, "the slow write did not start")
+
+        // 40 writes queue behind it.
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    progress.submitted.add(1, ordering: .releasing)
+                    do {
+                        try await store.write { db in try db.execute(sql: "INSERT INTO probe (n) VALUES (?)", arguments: [index]) }
+                        return "written"
+                    } catch let failure as RepositoryFailure {
+                        if case .busy(let reason) = failure, reason.contains("queue-time target") { return "busy" }
+                        return "\(failure)"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+        }
+        try await slow.value
+        #expect(outcomes == ["busy": 40], "\(outcomes)")
+        #expect(store.commitStatistics.refused == 40)
+        // Nothing of them was written; a write that does not wait is served.
+        #expect(try await store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM probe") } == 0)
+        try await store.write { db in try db.execute(sql: "INSERT INTO probe (n) VALUES (99)") }
+        #expect(try await store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM probe") } == 1)
+        try await store.close()
+    }
+}
+
+/// How far the test's writes have got, shared with the slow write's body.
+private final class Progress: Sendable {
+    let started = Atomic<Bool>(false)
+    let submitted = Atomic<Int>(0)
+}
