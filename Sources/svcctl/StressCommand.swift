@@ -60,6 +60,9 @@ struct StressCommand: ParsableCommand {
     @Option(name: .long, help: "Tax rate to check order totals against (default: what svcd's admin status reports, else 0.08).")
     var taxRate: String?
 
+    @Option(name: .long, help: "Largest share (0…1) of the requests sent that may be refused as overloaded, unavailable or past their deadline, or go unanswered, for the run to count as clean: beyond it the load was more than the service sustains, and the invariants were checked on too little.")
+    var maxRefusedShare: Double = StressReport.defaultMaximumRefusedShare
+
     @Flag(name: .long, help: "No live progress line on stderr.")
     var noProgress = false
 
@@ -70,6 +73,7 @@ struct StressCommand: ParsableCommand {
         guard rate > 0, rate <= 1_000_000, rate.isFinite else { throw ValidationError("--rate must be between 0 and 1000000 requests per second") }
         guard (1...1024).contains(clients) else { throw ValidationError("--clients must be 1…1024") }
         guard (2...100_000).contains(users) else { throw ValidationError("--users must be 2…100000") }
+        guard maxRefusedShare >= 0, maxRefusedShare <= 1 else { throw ValidationError("--max-refused-share must be between 0 and 1, e.g. 0.25") }
         guard (1...100_000).contains(maxOutstanding) else { throw ValidationError("--max-outstanding must be 1…100000") }
         guard duration.seconds <= 7 * 86_400 else { throw ValidationError("--duration must be at most 7 days") }
         if let taxRate, Self.partsPerMillion(taxRate) == nil {
@@ -119,11 +123,12 @@ struct StressCommand: ParsableCommand {
             settings.append(key: "taxRate", value: .double(Double(taxPartsPerMillion) / 1_000_000))
             settings.append(key: "instances", value: .int(cluster.instances.count))
             settings.append(key: "resolve", value: .bool(!noResolve))
+            settings.append(key: "maxRefusedShare", value: .double(maxRefusedShare))
             let load = outcome.load
             let report = StressReport(
                 settings: settings, elapsedSeconds: load.elapsedSeconds, tally: load.tally, late: load.late,
                 latency: load.latency, useCases: load.useCases, invariants: outcome.invariants, clientFailures: load.failures,
-                instances: summaries(plan: plan, outcome: outcome), resolution: outcome.resolution)
+                instances: summaries(plan: plan, outcome: outcome), resolution: outcome.resolution, maximumRefusedShare: maxRefusedShare)
             printOut(options.json ? prettyJSON(report.json) : report.text)
             if !report.isClean {
                 throw CtlFailure(ExitStatus.serviceError, "")

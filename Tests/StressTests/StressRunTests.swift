@@ -15,9 +15,11 @@ extension StressSuite {
     @Suite
     struct StressRunTests {
         /// Runs `svcctl stress --json` against the svcd behind `dataDirectory` and parses its report.
-        private func stress(_ dataDirectory: String, _ arguments: [String], timeout: Double = 120) async throws -> (outcome: ToolOutcome, report: JSONValue) {
+        /// Without `json`, the report for people (and `null` as the parsed report).
+        private func stress(_ dataDirectory: String, _ arguments: [String], timeout: Double = 120, json: Bool = true) async throws -> (outcome: ToolOutcome, report: JSONValue) {
             let outcome = try await runTool(
-                try ExecutableLocator.svcctl(), ["stress", "--data-dir", dataDirectory, "--json"] + arguments, timeout: timeout)
+                try ExecutableLocator.svcctl(), ["stress", "--data-dir", dataDirectory] + (json ? ["--json"] : []) + arguments, timeout: timeout)
+            guard json else { return (outcome, .null) }
             let report = try #require(
                 try? JSONParser.parse(outcome.stdout),
                 "no JSON report (exit \(outcome.status.map(String.init) ?? "none: killed")); stdout:\n\(outcome.stdout.prefix(2000))\nstderr:\n\(outcome.stderr)")
@@ -69,6 +71,25 @@ extension StressSuite {
             #expect(outcome.stdout.isEmpty)
         }
 
+        /// A run where a large share was refused as overloaded is not clean, however well the
+        /// invariants held on the rest: it measured the refusals, and the verdict says so.
+        @Test func stressWhereMostRequestsWereRefusedIsNotCleanAndSaysWhy() async throws {
+            try await withSvcd(seed: true, arguments: ["--max-in-flight", "8"]) { child in
+                _ = try await child.endpoints()
+                let (outcome, report) = try await stress(child.dataDirectory, [
+                    "--duration", "2s", "--rate", "3000", "--clients", "64", "--seed", "41", "--timeout", "30",
+                ])
+                let share = try #require(report["refusedShare"]?.doubleValue, "\(outcome.stdout.prefix(2000))")
+                #expect(share > 0.25, "only \(share) refused with eight requests in flight per endpoint")
+                #expect(report["violations"]?.intValue == 0)
+                #expect(report["clean"] == false)
+                #expect(outcome.status == 1, "stderr: \(outcome.stderr)")
+                // The same run read by people names the reason.
+                let (text, _) = try await stress(child.dataDirectory, ["--duration", "1s", "--rate", "3000", "--clients", "64", "--seed", "42", "--timeout", "30"], json: false)
+                #expect(text.stdout.contains("of requests refused as overloaded/unavailable or unanswered"), "\(text.stdout.suffix(1500))")
+            }
+        }
+
         @Test func stressWithoutARunningServiceExitsUnavailable() async throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stress-absent-\(UUID().uuidString)").path
             let outcome = try await runTool(try ExecutableLocator.svcctl(), ["stress", "--data-dir", directory, "--duration", "1s"], timeout: 30)
@@ -86,7 +107,8 @@ extension StressSuite {
             defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: first.dataDirectory).deletingLastPathComponent().path) }
             do {
                 _ = try await first.endpoints()
-                async let run = stress(first.dataDirectory, stressArguments)
+                // The refusals and timeouts around the kill are the test's own doing.
+                async let run = stress(first.dataDirectory, stressArguments + ["--max-refused-share", "1"])
                 try await waitForLoad(onDataDirectory: first.dataDirectory, requests: 150)
                 first.send(signal: SIGKILL)
                 #expect(await first.waitForExit(timeout: 10))

@@ -21,14 +21,29 @@ struct StressReport {
     let instances: [StressInstanceSummary]
     /// What became of the writes of unknown outcome.
     let resolution: StressResolution
+    /// The largest share of requests sent that may be refused as transient or go unanswered in
+    /// a clean run (`--max-refused-share`).
+    let maximumRefusedShare: Double
+
+    /// `--max-refused-share` by default: a quarter. A run where more were refused or lost
+    /// measured the service's refusals, not its rules.
+    static let defaultMaximumRefusedShare = 0.25
+
+    /// Requests refused as transient (`overloaded`, `unavailable`, `deadline_exceeded`) or left
+    /// unanswered, as a share of those sent.
+    var refusedShare: Double {
+        tally.sent > 0 ? Double(tally.transient + tally.timedOut) / Double(tally.sent) : 0
+    }
 
     /// Violations over all invariants.
     var violationCount: Int { invariants.reduce(0) { $0 + $1.violationCount } }
 
     /// Whether the run is clean: no violation, no unexpected error (during the load or in the
-    /// resolution), no client failure.
+    /// resolution), no client failure, and no more refused or unanswered than
+    /// ``maximumRefusedShare``.
     var isClean: Bool {
         violationCount == 0 && tally.unexpected == 0 && resolution.unexpectedErrors == 0 && clientFailures.isEmpty
+            && refusedShare <= maximumRefusedShare
     }
 
     /// Replies per second over the run.
@@ -61,6 +76,7 @@ struct StressReport {
         }
         return .object(JSONObject([
             ("clean", .bool(isClean)),
+            ("refusedShare", .double((refusedShare * 1000).rounded() / 1000)),
             ("settings", .object(settings)),
             ("load", .object(JSONObject([
                 ("elapsedSeconds", .double((elapsedSeconds * 1000).rounded() / 1000)),
@@ -138,6 +154,12 @@ struct StressReport {
             if tally.unexpected > 0 { reasons.append("\(tally.unexpected) unexpected errors") }
             if resolution.unexpectedErrors > 0 { reasons.append("\(resolution.unexpectedErrors) unexpected errors resending unknown outcomes") }
             if !clientFailures.isEmpty { reasons.append("\(clientFailures.count) client failures") }
+            if refusedShare > maximumRefusedShare {
+                reasons.append(String(
+                    format: "%.1f %% of requests refused as overloaded/unavailable or unanswered (more than %.1f %%, --max-refused-share): the load was more than the service sustains",
+                    refusedShare * 100, maximumRefusedShare * 100
+                ))
+            }
             lines.append("verdict: FAILED — " + reasons.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
