@@ -93,14 +93,18 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
 
 /// Seeds the sample data set when the store is empty. On PostgreSQL this holds the seeding
 /// advisory lock, so of several instances started together exactly one seeds. Seeding appends
-/// no events (``EventRecording``): the log starts with the first change a client made.
+/// no events (``EventRecording``): the log starts with the first change a client made; nor is
+/// it held to the queue-time target (``QueueTimeExemption``): no client waits for it.
 func seedSample(into repositories: Repositories, of store: ServiceStore, taxRate: TaxRate, logger: Logger) async throws {
     let seed: @Sendable () async throws -> SampleData.Summary? = {
-        try await EventRecording.suspended {
-            try await SampleData.seedIfEmpty(
-                users: repositories.users, restaurants: repositories.restaurants, favorites: repositories.favorites,
-                menu: repositories.menu, orders: repositories.orders, taxRate: taxRate
-            )
+        // No client waits for these writes: a slow first commit must not refuse them.
+        try await QueueTimeExemption.exempt {
+            try await EventRecording.suspended {
+                try await SampleData.seedIfEmpty(
+                    users: repositories.users, restaurants: repositories.restaurants, favorites: repositories.favorites,
+                    menu: repositories.menu, orders: repositories.orders, taxRate: taxRate
+                )
+            }
         }
     }
     let seeded: SampleData.Summary?

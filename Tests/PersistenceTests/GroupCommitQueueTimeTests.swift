@@ -59,6 +59,42 @@ import Testing
     }
 }
 
+extension GroupCommitQueueTimeTests {
+    /// Seeding is no client's request: its writes wait behind a slow commit as long as it takes
+    /// (a refused seeding write would stop svcd from starting).
+    @Test func exemptWritesWaitPastTheTargetAndAreWritten() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path + "/store.sqlite", events: nil, queueTimeTarget: .milliseconds(50))
+        try await store.write { db in try db.execute(sql: "CREATE TABLE probe (n INTEGER NOT NULL)") }
+        let progress = Progress()
+        let slow = Task {
+            try await store.write { db in
+                progress.started.store(true, ordering: .releasing)
+                let deadline = Date().addingTimeInterval(20)
+                while progress.submitted.load(ordering: .acquiring) < 10 && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !progress.started.load(ordering: .acquiring) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        try await QueueTimeExemption.exempt {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        progress.submitted.add(1, ordering: .releasing)
+                        try await store.write { db in try db.execute(sql: "INSERT INTO probe (n) VALUES (?)", arguments: [index]) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        try await slow.value
+        #expect(try await store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM probe") } == 10)
+        #expect(store.commitStatistics.refused == 0)
+        try await store.close()
+    }
+}
+
 /// How far the test's writes have got, shared with the slow write's body.
 private final class Progress: Sendable {
     let started = Atomic<Bool>(false)

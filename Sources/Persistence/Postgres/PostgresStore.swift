@@ -523,9 +523,10 @@ public final class PostgresStore: Service, Sendable {
         // changed hands wait the whole connection wait (ok p99 1 s instead of 0.3 s). The wait
         // ends in busy when other operations succeeded meanwhile (the database answers, this one
         // did not get a turn), else in unavailable (they hang on a database going away).
+        let target = QueueTimeExemption.target(configuration.queueTimeTarget)
         let busy = lossWatch.operationsRunning > 0
         let successesBefore = successes.load(ordering: .relaxed)
-        let waitLimit = connectLimit ?? (busy ? min(configuration.connectionWait, configuration.queueTimeTarget ?? configuration.connectionWait) : configuration.connectionWait)
+        let waitLimit = connectLimit ?? (busy ? min(configuration.connectionWait, target ?? configuration.connectionWait) : configuration.connectionWait)
         return try await OperationDeadline.run(
             connectLimit: waitLimit, runLimit: runLimit ?? configuration.runLimit,
             onTimeout: { stage in

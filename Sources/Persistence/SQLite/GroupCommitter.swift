@@ -45,7 +45,9 @@ final class GroupCommitter: Sendable {
     /// savepoint, so a failure rolls back only this write and becomes its answer; without, a
     /// failure is thrown. `fail` answers a write that never ran.
     private struct PendingWrite: Sendable {
-        let queuedAt: ContinuousClock.Instant
+        /// When the write is refused unrun if its batch has not started (`nil`: never, e.g.
+        /// for seeding, see ``QueueTimeExemption``).
+        let refusedAfter: ContinuousClock.Instant?
         let perform: @Sendable (Database, _ alone: Bool) throws -> Answer
         let fail: @Sendable (any Error) -> Void
     }
@@ -73,7 +75,7 @@ final class GroupCommitter: Sendable {
     ) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let write = PendingWrite(
-                queuedAt: .now,
+                refusedAfter: QueueTimeExemption.target(queueTimeTarget).map { ContinuousClock.now + $0 },
                 perform: { db, alone in
                     let result: Result<T, any Error>
                     if alone {
@@ -148,12 +150,12 @@ final class GroupCommitter: Sendable {
     private func refusingOverdue(_ batch: [PendingWrite]) -> [PendingWrite] {
         guard let queueTimeTarget else { return batch }
         let now = ContinuousClock.now
-        let overdue = batch.filter { now - $0.queuedAt > queueTimeTarget }
+        let overdue = batch.filter { $0.refusedAfter.map { now > $0 } ?? false }
         guard !overdue.isEmpty else { return batch }
         state.withLock { $0.statistics.refused += overdue.count }
         let reason = "the write waited over the queue-time target of \(Int(queueTimeTarget / .milliseconds(1))) ms for a commit; nothing was written"
         for write in overdue { write.fail(RepositoryFailure.busy(reason: reason)) }
-        return batch.filter { now - $0.queuedAt <= queueTimeTarget }
+        return batch.filter { $0.refusedAfter.map { now <= $0 } ?? true }
     }
 
     /// Commits `batch` in one transaction. The fast path runs the writes back to back; if any
