@@ -14,23 +14,11 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.path + "/store.sqlite", events: nil, queueTimeTarget: .milliseconds(50))
         let progress = Progress()
-        // One write holds the writer (a slow disk's commit) until the 40 below are submitted,
-        // and 300 ms more, so each of them waits past the target.
-        let slow = Task {
-            try await store.write { db in
-                progress.started.store(true, ordering: .releasing)
-                let deadline = Date().addingTimeInterval(20)
-                while progress.submitted.load(ordering: .acquiring) < 40 && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-                Thread.sleep(forTimeInterval: 0.3)
-                try db.execute(sql: "CREATE TABLE probe (n INTEGER NOT NULL)")
-            }
+        let slow = try await holdTheWriter(store, untilSubmitted: 40, progress) { db in
+            try db.execute(sql: "CREATE TABLE probe (n INTEGER NOT NULL)")
         }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !progress.started.load(ordering: .acquiring) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
-        let slowStarted = progress.started.load(ordering: .acquiring)
-        try #require(slowStarted, "the slow write did not start")
 
-        // 40 writes queue behind it.
+        // 40 writes queue behind the slow one.
         let outcomes = await withTaskGroup(of: String.self) { group in
             for index in 0..<40 {
                 group.addTask {
@@ -67,16 +55,7 @@ extension GroupCommitQueueTimeTests {
         let store = try SQLiteStore(path: directory.path + "/store.sqlite", events: nil, queueTimeTarget: .milliseconds(50))
         try await store.write { db in try db.execute(sql: "CREATE TABLE probe (n INTEGER NOT NULL)") }
         let progress = Progress()
-        let slow = Task {
-            try await store.write { db in
-                progress.started.store(true, ordering: .releasing)
-                let deadline = Date().addingTimeInterval(20)
-                while progress.submitted.load(ordering: .acquiring) < 10 && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-                Thread.sleep(forTimeInterval: 0.3)
-            }
-        }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !progress.started.load(ordering: .acquiring) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        let slow = try await holdTheWriter(store, untilSubmitted: 10, progress)
         try await QueueTimeExemption.exempt {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<10 {
@@ -93,6 +72,28 @@ extension GroupCommitQueueTimeTests {
         #expect(store.commitStatistics.refused == 0)
         try await store.close()
     }
+}
+
+/// Starts a write that holds the store's writer (a slow disk's commit) until `count` writes
+/// were submitted and 300 ms more, so each of them waits past a short target, then runs
+/// `finish` in it; returns once it holds the writer.
+private func holdTheWriter(
+    _ store: SQLiteStore, untilSubmitted count: Int, _ progress: Progress, finish: @escaping @Sendable (Database) throws -> Void = { _ in }
+) async throws -> Task<Void, any Error> {
+    let slow = Task {
+        try await store.write { db in
+            progress.started.store(true, ordering: .releasing)
+            let deadline = Date().addingTimeInterval(20)
+            while progress.submitted.load(ordering: .acquiring) < count && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            Thread.sleep(forTimeInterval: 0.3)
+            try finish(db)
+        }
+    }
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !progress.started.load(ordering: .acquiring) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+    let started = progress.started.load(ordering: .acquiring)
+    try #require(started, "the slow write did not start")
+    return slow
 }
 
 /// How far the test's writes have got, shared with the slow write's body.
