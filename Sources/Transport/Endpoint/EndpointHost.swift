@@ -94,7 +94,7 @@ actor EndpointHost: RequestHandler {
             let error = WireError(.overloaded, "the request waited \(Int(waited / .milliseconds(1))) ms for its turn, over the queue-time target of \(Int(queueTimeTarget / .milliseconds(1))) ms; it had no effect, send it again after a pause")
             return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code)
         }
-        if let milliseconds = request.deadlineMilliseconds, EndpointClock.now > inbound.receivedAt + .milliseconds(milliseconds) {
+        if let milliseconds = request.deadlineMilliseconds, waited > .milliseconds(milliseconds) {
             let error = WireError(.deadlineExceeded, "the deadline of \(milliseconds) ms passed before the request started; it had no effect")
             return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code)
         }
