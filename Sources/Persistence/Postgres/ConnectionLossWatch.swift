@@ -25,6 +25,8 @@ final class ConnectionLossWatch: Sendable {
         /// Per connection, the handlers of the operations running on it.
         var handlers: [PostgresConnection.ID: [UInt64: @Sendable () -> Void]] = [:]
         var lastNumber: UInt64 = 0
+        /// Handlers registered and not yet ended or run.
+        var registered = 0
     }
 
     private let state = Mutex(State())
@@ -36,6 +38,7 @@ final class ConnectionLossWatch: Sendable {
         let (registration, isNew) = state.withLock { state in
             state.lastNumber += 1
             state.handlers[id, default: [:]][state.lastNumber] = onLoss
+            state.registered += 1
             return (Registration(connection: id, number: state.lastNumber), state.watched.insert(id).inserted)
         }
         if isNew {
@@ -46,20 +49,22 @@ final class ConnectionLossWatch: Sendable {
 
     /// Operations holding a connection now (registered and not yet ended).
     var operationsRunning: Int {
-        state.withLock { state in state.handlers.values.reduce(0) { $0 + $1.count } }
+        state.withLock { $0.registered }
     }
 
     /// Ends a registration: its handler will not run.
     func unregister(_ registration: Registration) {
         state.withLock { state in
-            _ = state.handlers[registration.connection]?.removeValue(forKey: registration.number)
+            if state.handlers[registration.connection]?.removeValue(forKey: registration.number) != nil { state.registered -= 1 }
         }
     }
 
     private func closed(_ id: PostgresConnection.ID) {
         let handlers = state.withLock { state in
             state.watched.remove(id)
-            return state.handlers.removeValue(forKey: id).map { Array($0.values) } ?? []
+            let handlers = state.handlers.removeValue(forKey: id).map { Array($0.values) } ?? []
+            state.registered -= handlers.count
+            return handlers
         }
         for handler in handlers { handler() }
     }
