@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import RestaurantTesting
 import Synchronization
@@ -45,6 +46,39 @@ import Testing
         try await store.close()
     }
 
+    @Test func aLaneWithABacklogDelaysAnotherLanesJobByOneJobNotByTheBacklog() async {
+        let executor = BlockingReadExecutor(threads: 1, named: "test-read") {}
+        defer { executor.close() }
+        let slow = executor.lane(named: "slow")
+        let quick = executor.lane(named: "quick")
+        #expect(executor.lane(named: "slow") === slow, "one lane per name")
+        let gate = DispatchSemaphore(value: 0)
+        let order = RunOrder()
+        await withTaskGroup(of: Void.self) { group in
+            // The first slow job holds the only thread until every other job is queued (a task's
+            // first job is queued as the task is created): the slow lane then has 50 jobs ahead
+            // of the quick one.
+            group.addTask(executorPreference: slow) {
+                order.names.withLock { $0.append("slow-0") }
+                gate.wait()
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while order.names.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            for number in 1...50 {
+                group.addTask(executorPreference: slow) { order.names.withLock { $0.append("slow-\(number)") } }
+            }
+            group.addTask(executorPreference: quick) { order.names.withLock { $0.append("quick") } }
+            gate.signal()
+        }
+        let ran = order.names.withLock { $0 }
+        #expect(ran.count == 52)
+        // slow-0 was running; then each lane in turn.
+        #expect(ran.firstIndex(of: "quick") == 2, "the quick lane's job ran after two slow jobs, not after 51: \(ran.prefix(5))")
+        #expect(ran.filter { $0.hasPrefix("slow") } == (0...50).map { "slow-\($0)" }, "a lane runs its jobs in the order queued")
+    }
+
     @Test func afterCloseTheThreadsEndAndLaterTasksStillRunElsewhere() async throws {
         let executor = BlockingReadExecutor(threads: 3, named: "test-read") {}
         #expect(executor.threadsServing == 3)
@@ -67,4 +101,9 @@ import Testing
 /// The threads that ran a set-up.
 private final class ThreadList: Sendable {
     let threads = Mutex<[pthread_t]>([])
+}
+
+/// The names of jobs, in the order they ran.
+private final class RunOrder: Sendable {
+    let names = Mutex<[String]>([])
 }

@@ -10,17 +10,46 @@ import ZeroMQ
 /// back), where handing only the query to the store's own queues and back took four more
 /// crossings (a page of 20 restaurants: 14.5 context switches per request against 6.9 now).
 ///
-/// Every thread runs `setUp` first (e.g. the store's mark that it may block there). Jobs are run
-/// in the order they were queued, by whichever thread is free. The queue is bounded in effect by
-/// the endpoints' in-flight limits. After ``close()`` the jobs still queued and every later one
-/// go to the global concurrent executor (where such a store does not block), and each thread
-/// ends once the job it is running, if any, is done.
+/// Every thread runs `setUp` first (e.g. the store's mark that it may block there). Each kind of
+/// work queues in a lane of its own (``lane(named:)``, one per use case), and a free thread takes
+/// the oldest job of the next lane in turn (``FairJobQueue``): a use case whose reads are slow,
+/// or flood in, delays the others by at most one of its jobs per thread, never by its backlog.
+/// Jobs queued on the executor itself share one lane. The queue is bounded in effect by the
+/// endpoints' in-flight limits. After ``close()`` the jobs still queued and every later one go to
+/// the global concurrent executor (where such a store does not block), and each thread ends once
+/// the job it is running, if any, is done.
 public final class BlockingReadExecutor: TaskExecutor {
-    private let queue = ExecutorJobQueue()
+    /// One lane of the executor's queue: a task executor whose jobs run on the executor's
+    /// threads, in turn with the other lanes'.
+    public final class Lane: TaskExecutor {
+        private let queue: FairJobQueue
+        private let wake: DispatchSemaphore
+        private let number: Int
+
+        fileprivate init(queue: FairJobQueue, wake: DispatchSemaphore) {
+            self.queue = queue
+            self.wake = wake
+            number = queue.addLane()
+            // Before the lane is handed out, so no job of it is taken without its executor.
+            queue.attach(asUnownedTaskExecutor(), toLane: number)
+        }
+
+        /// Queues `job` in this lane (after ``BlockingReadExecutor/close()``: hands it to the
+        /// global concurrent executor).
+        public func enqueue(_ job: consuming ExecutorJob) {
+            if queue.enqueue(job, lane: number) { wake.signal() }
+        }
+    }
+
+    private let queue: FairJobQueue
     /// One signal per queued job, and one per thread at ``close()``.
-    private let wake = DispatchSemaphore(value: 0)
+    private let wake: DispatchSemaphore
+    /// The lane of the jobs queued on the executor itself.
+    private let ownLane: Lane
     private let threadCount: Int
     private let serving = Atomic<Int>(0)
+    /// The lanes made by ``lane(named:)``.
+    private let lanes = Mutex<[String: Lane]>([:])
 
     /// Threads started and not yet ended.
     var threadsServing: Int { serving.load(ordering: .relaxed) }
@@ -28,6 +57,11 @@ public final class BlockingReadExecutor: TaskExecutor {
     /// Starts `threads` threads named `name` (plus a number), each running `setUp` first.
     public init(threads: Int, named name: String, setUp: @escaping @Sendable () -> Void) {
         precondition(threads > 0, "a BlockingReadExecutor needs at least one thread")
+        let queue = FairJobQueue()
+        let wake = DispatchSemaphore(value: 0)
+        self.queue = queue
+        self.wake = wake
+        ownLane = Lane(queue: queue, wake: wake)
         threadCount = threads
         serving.store(threads, ordering: .relaxed)
         for number in 1...threads {
@@ -39,10 +73,21 @@ public final class BlockingReadExecutor: TaskExecutor {
         }
     }
 
-    /// Queues `job` for the next free thread (after ``close()``: hands it to the global
+    /// The lane named `name`, made on first use: every caller naming it (every endpoint of one use
+    /// case, in every service of the process) shares its turn.
+    public func lane(named name: String) -> Lane {
+        lanes.withLock { lanes in
+            if let lane = lanes[name] { return lane }
+            let lane = Lane(queue: queue, wake: wake)
+            lanes[name] = lane
+            return lane
+        }
+    }
+
+    /// Queues `job` in the executor's own lane (after ``close()``: hands it to the global
     /// concurrent executor).
     public func enqueue(_ job: consuming ExecutorJob) {
-        if queue.enqueue(job) { wake.signal() }
+        ownLane.enqueue(job)
     }
 
     /// Hands the queued jobs to the global concurrent executor and lets the threads end;
@@ -54,13 +99,11 @@ public final class BlockingReadExecutor: TaskExecutor {
 
     /// A thread's life: one job per signal, until a signal finds the queue closed and empty.
     private func serve() {
-        let executor = asUnownedTaskExecutor()
         while true {
             wake.wait()
-            let job = queue.takeOldest()
             // Every job queued has its own signal, so a signal that finds none comes after
             // close(), which took the rest and signalled once per thread.
-            guard let job else { return }
+            guard let (job, executor) = queue.takeNext() else { return }
             job.runSynchronously(on: executor)
         }
     }

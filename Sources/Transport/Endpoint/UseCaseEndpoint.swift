@@ -21,14 +21,15 @@ public final class UseCaseEndpoint: Service, Sendable {
     /// Creates an endpoint that will bind `address` (e.g. `tcp://127.0.0.1:7101`). Its
     /// swift-metrics counters, gauge and timer come from `metrics` (by default the process-wide
     /// `MetricsSystem.factory`). With a `readExecutor`, concurrent reads
-    /// (``EndpointConfiguration/concurrentReads``) run on its threads instead of the global
-    /// concurrent executor.
+    /// (``EndpointConfiguration/concurrentReads``) run on its threads, in the lane of this use
+    /// case (``BlockingReadExecutor/lane(named:)``), instead of the global concurrent executor.
     public init(
         route: UseCaseRoute, address: String, context: ZMQContext, configuration: EndpointConfiguration,
         availability: ServiceAvailability, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory,
         readExecutor: BlockingReadExecutor? = nil
     ) throws {
         name = route.name
+        let readLane = readExecutor?.lane(named: route.name.rawValue)
         endpoint = try RouterEndpoint(
             name: route.name.rawValue, context: context, address: address, configuration: configuration, availability: availability,
             counters: EndpointCounters(useCase: route.name.rawValue, metrics: metrics),
@@ -37,7 +38,7 @@ public final class UseCaseEndpoint: Service, Sendable {
         ) { outbox, executor in
             EndpointHost(
                 route: route, outbox: outbox, executor: executor, concurrentReads: configuration.concurrentReads,
-                readExecutor: readExecutor, queueTimeTarget: configuration.queueTimeTarget, logger: logger
+                readExecutor: readLane, queueTimeTarget: configuration.queueTimeTarget, logger: logger
             )
         }
     }
