@@ -62,6 +62,9 @@ public enum AdminOperation: String, Sendable, Hashable, CaseIterable {
         public static let inFlight = "inFlight"
         /// `droppedReplies` (`stats`, per use case): replies dropped for vanished peers.
         public static let droppedReplies = "droppedReplies"
+        /// `longestWaitMicros` (`stats`, per use case): the longest any request the use case ran
+        /// had waited for its turn, from receipt to start, in microseconds (0 before the first).
+        public static let longestWaitMicros = "longestWaitMicros"
         /// `latencyMicros` (`stats`, per use case): an object of ``p50``, ``p90``, ``p99`` and
         /// ``max``, in microseconds.
         public static let latencyMicros = "latencyMicros"

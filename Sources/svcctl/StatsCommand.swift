@@ -40,7 +40,8 @@ struct StatsCommand: ParsableCommand {
     }
 
     /// One row per use case: requests, errors (total and by code), in flight, p50/p90/p99/max µs,
-    /// replies dropped because the peer had gone ("-" from an svcd that does not report them).
+    /// replies dropped because the peer had gone, the longest wait of a request that ran ("-"
+    /// from an svcd that does not report one of them).
     static func render(_ result: JSONValue) -> String {
         typealias Key = AdminOperation.Result
         var rows: [[String]] = []
@@ -58,13 +59,14 @@ struct StatsCommand: ParsableCommand {
                 plainText(stats[Key.inFlight]),
                 micros(latency?[Key.p50]), micros(latency?[Key.p90]), micros(latency?[Key.p99]), micros(latency?[Key.max]),
                 plainText(stats[Key.droppedReplies]),
+                plainText(stats[Key.longestWaitMicros]),
                 byCode,
             ])
         }
         let table = renderTable(
-            headers: ["USE CASE", "REQUESTS", "ERRORS", "IN FLIGHT", "P50 µs", "P90 µs", "P99 µs", "MAX µs", "DROPPED", "ERROR CODES"],
+            headers: ["USE CASE", "REQUESTS", "ERRORS", "IN FLIGHT", "P50 µs", "P90 µs", "P99 µs", "MAX µs", "DROPPED", "LONGEST WAIT µs", "ERROR CODES"],
             rows: rows,
-            rightAligned: [1, 2, 3, 4, 5, 6, 7, 8]
+            rightAligned: [1, 2, 3, 4, 5, 6, 7, 8, 9]
         )
         guard let events = result[Key.events] else { return table }
         let lag = events[Key.lagMillis]

@@ -296,7 +296,7 @@ private func writeEndpointsFile(
                 return FakeAdminEndpoint.ok(request, [
                     "useCases": [
                         "GetRestaurant": [
-                            "requests": 12, "errors": ["not_found": 2, "invalid_input": 1], "inFlight": 0, "droppedReplies": 4,
+                            "requests": 12, "errors": ["not_found": 2, "invalid_input": 1], "inFlight": 0, "droppedReplies": 4, "longestWaitMicros": 37,
                             "latencyMicros": ["p50": 180, "p90": 410.5, "p99": 1200, "max": 2500],
                         ],
                     ],
@@ -334,7 +334,7 @@ private func writeEndpointsFile(
             #expect(stats.status == 0, "\(stats)")
             let row = try #require(stats.stdout.split(separator: "\n").first { $0.hasPrefix("GetRestaurant") })
             let cells = row.split(separator: " ").map(String.init)
-            #expect(Array(cells.prefix(9)) == ["GetRestaurant", "12", "3", "0", "180", "410.5", "1200", "2500", "4"], "\(row)")
+            #expect(Array(cells.prefix(10)) == ["GetRestaurant", "12", "3", "0", "180", "410.5", "1200", "2500", "4", "37"], "\(row)")
             #expect(stats.stdout.contains("DROPPED"), "\(stats.stdout)")
             let statsJSON = try await svcctl(["stats", "--json", "--data-dir", directory])
             #expect(try json(statsJSON)["useCases"]?["GetRestaurant"]?["requests"]?.intValue == 12)

@@ -153,7 +153,11 @@ private func expectExactlyOneReplyEach(_ replies: [Reply], prefix: String, count
                 let again = try await call(try harness.address(name), request(id: "again", params: params(0)))
                 #expect(again.code == "not_found", "\(again)")
             }
-            #expect(harness.service.endpoints.first { $0.name == name }?.counters.inFlight == 0)
+            let endpoint = try #require(harness.service.endpoints.first { $0.name == name })
+            #expect(endpoint.counters.inFlight == 0)
+            // Only the requests that ran count towards the longest wait: the prompt ones after.
+            let longest = endpoint.statistics().longestWaitMicros
+            #expect(longest > 0 && longest < 100_000, "longest wait of a request that ran: \(longest) µs")
         }
     }
 

@@ -102,16 +102,16 @@ actor EndpointHost: RequestHandler {
             // Reads ignore a key; a write binds it (see IdempotencyClaim).
             let claim = route.name.writes ? request.idempotencyKey.map { IdempotencyClaim(key: $0, useCase: route.name, params: request.params) } : nil
             let result = try await route.handle(request.params, claim)
-            return OutboundReply(inbound, body: WireReply.success(id: request.id, result: result, using: &writer), outcome: nil)
+            return OutboundReply(inbound, body: WireReply.success(id: request.id, result: result, using: &writer), outcome: nil, waited: waited)
         } catch let replay as IdempotentReplay {
             let recorded = RecordedResult(bytes: replay.recordedResult)
-            return OutboundReply(inbound, body: WireReply.success(id: request.id, result: recorded, using: &writer), outcome: nil)
+            return OutboundReply(inbound, body: WireReply.success(id: request.id, result: recorded, using: &writer), outcome: nil, waited: waited)
         } catch {
             let wire = WireError(mapping: error)
             if wire.isInternal {
                 logger.error("use case failed", metadata: ["useCase": "\(route.name.rawValue)", "error": "\(error)"])
             }
-            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: wire, using: &writer), outcome: wire.code)
+            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: wire, using: &writer), outcome: wire.code, waited: waited)
         }
     }
 }

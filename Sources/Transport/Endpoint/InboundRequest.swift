@@ -43,11 +43,14 @@ struct OutboundReply: Sendable {
     let receivedAt: Duration
     /// The reply's error code, `nil` for a success, for the statistics.
     let outcome: WireErrorCode?
+    /// How long the request waited for its turn before its use case started, for the
+    /// statistics; `nil` when it never ran (refused, malformed, answered by the transport).
+    var waited: Duration? = nil
 }
 
 extension OutboundReply {
     /// The reply to `request`.
-    init(_ request: InboundRequest, body: [UInt8], outcome: WireErrorCode?) {
-        self.init(envelope: request.envelope, body: body, receivedAt: request.receivedAt, outcome: outcome)
+    init(_ request: InboundRequest, body: [UInt8], outcome: WireErrorCode?, waited: Duration? = nil) {
+        self.init(envelope: request.envelope, body: body, receivedAt: request.receivedAt, outcome: outcome, waited: waited)
     }
 }

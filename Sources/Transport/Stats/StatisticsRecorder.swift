@@ -30,6 +30,8 @@ final class StatisticsRecorder: Sendable {
         )
         /// Answered requests by outcome index (see ``outcomeLabels``).
         var counts = [Int](repeating: 0, count: StatisticsRecorder.outcomeLabels.count)
+        /// The longest wait, in nanoseconds, of a request that ran (see ``OutboundReply/waited``).
+        var longestWait: Int64 = 0
     }
 
     private let state = Mutex(State())
@@ -52,6 +54,9 @@ final class StatisticsRecorder: Sendable {
             for reply in replies {
                 state.histogram.record(Self.micros(nanoseconds: Self.nanoseconds(now - reply.receivedAt)))
                 state.counts[Self.index(reply.outcome)] += 1
+                if let waited = reply.waited {
+                    state.longestWait = max(state.longestWait, Self.nanoseconds(waited))
+                }
             }
         }
         var succeeded = 0
@@ -94,7 +99,9 @@ final class StatisticsRecorder: Sendable {
             p99: Double(histogram.valueAtPercentile(99)),
             max: Double(histogram.maxRecorded)
         )
-        return UseCaseStatistics(requests: copy.counts.reduce(0, +), errors: errors, inFlight: inFlight, droppedReplies: droppedReplies, latencyMicros: latency)
+        return UseCaseStatistics(requests: copy.counts.reduce(0, +), errors: errors, inFlight: inFlight, droppedReplies: droppedReplies, latencyMicros: latency,
+            longestWaitMicros: Int((copy.longestWait + 999) / 1000)
+        )
     }
 
     /// The index of an outcome in ``outcomeLabels``: 0 for success.

@@ -15,14 +15,20 @@ public struct UseCaseStatistics: Sendable, Hashable {
     public var droppedReplies: Int
     /// Latency from receipt on the socket thread to the reply being queued, in microseconds.
     public var latencyMicros: LatencySummary
+    /// The longest any request the use case ran had waited for its turn, from receipt on the
+    /// socket thread to the start of the use case, in microseconds; 0 before the first. Requests
+    /// refused before they ran (`overloaded`, `deadline_exceeded`, malformed…) are not counted:
+    /// under the queue-time target this never exceeds the target.
+    public var longestWaitMicros: Int
 
     /// Creates statistics from their parts.
-    public init(requests: Int, errors: [String: Int], inFlight: Int, droppedReplies: Int = 0, latencyMicros: LatencySummary) {
+    public init(requests: Int, errors: [String: Int], inFlight: Int, droppedReplies: Int = 0, latencyMicros: LatencySummary, longestWaitMicros: Int = 0) {
         self.requests = requests
         self.errors = errors
         self.inFlight = inFlight
         self.droppedReplies = droppedReplies
         self.latencyMicros = latencyMicros
+        self.longestWaitMicros = longestWaitMicros
     }
 
     /// The requests answered successfully: ``requests`` minus every error.

@@ -27,6 +27,7 @@ extension AdminOperations {
                     (Key.errors, object(errors)),
                     (Key.inFlight, .int(statistics.inFlight)),
                     (Key.droppedReplies, .int(statistics.droppedReplies)),
+                    (Key.longestWaitMicros, .int(statistics.longestWaitMicros)),
                     (Key.latencyMicros, object([
                         (Key.p50, .double(latency.p50)), (Key.p90, .double(latency.p90)),
                         (Key.p99, .double(latency.p99)), (Key.max, .double(latency.max)),
