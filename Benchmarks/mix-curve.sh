@@ -103,18 +103,36 @@ step() {
     last_gen_cores=$gen_cores
 }
 
-# Steps through the rates; sets knee, knee_goodput, knee_svcd, knee_gen for the series.
+# Steps through the rates, then halves the gap between the knee and the next rate twice; sets
+# knee, knee_goodput, knee_svcd, knee_gen for the series.
 curve() {
     local series=$1 mix=$2; shift 2
     knee=0 knee_goodput=0 knee_svcd=0 knee_gen=0
-    local rate
+    local rate above=0
     for rate in "${rates[@]}"; do
         step "$series" "$rate" "$mix" "$@"
-        if awk -v p="$step_p99" -v r="$step_refused" 'BEGIN { exit !(p <= 50 && r <= 1) }'; then
+        if knee_holds; then
             knee=$rate knee_goodput=$step_goodput knee_svcd=$step_svcd knee_gen=$last_gen_cores
+        elif (( above == 0 )); then
+            above=$rate
+        fi
+    done
+    local round
+    for round in 1 2; do
+        (( knee > 0 && above > knee )) || break
+        rate=$(( (knee + above) / 200 * 100 ))
+        (( rate > knee )) || break
+        step "$series" "$rate" "$mix" "$@"
+        if knee_holds; then
+            knee=$rate knee_goodput=$step_goodput knee_svcd=$step_svcd knee_gen=$last_gen_cores
+        else
+            above=$rate
         fi
     done
 }
+
+# Whether the last step is within the knee's bounds: p99 ≤ 50 ms, at most 1 % refused.
+knee_holds() { awk -v p="$step_p99" -v r="$step_refused" 'BEGIN { exit !(p <= 50 && r <= 1) }'; }
 
 verdict() { awk "BEGIN { exit !($1) }" && echo met || echo MISSED; }
 
@@ -154,7 +172,7 @@ step popular-0.8 $(( fair_knee * 8 / 10 )) "$work/popular.mix" "$popular_pid"
 echo
 echo "popular restaurant at 0.8× the fair knee ($(( fair_knee * 8 / 10 ))/s): p99 $step_p99 ms ($(verdict "$step_p99 <= 50"), goal ≤ 50)"
 kill "$popular_pid"; wait "$popular_pid" 2>/dev/null || true
-cp "$tsv" "$out_dir/mix-curve.tsv"
+{ head -n1 "$tsv"; tail -n +2 "$tsv" | sort -t$'\t' -k1,1 -k2,2n; } >"$out_dir/mix-curve.tsv"
 fi
 
 # --- PostgreSQL, three instances ------------------------------------------------------------
@@ -179,7 +197,8 @@ if [[ -n ${PG:-} ]]; then
     echo "knee (fair mix, 3 instances on PostgreSQL): $knee/s"
 fi
 
-cp "$tsv" "$out_dir/mix-curve.tsv"
+{ head -n1 "$tsv"; tail -n +2 "$tsv" | sort -t$'\t' -k1,1 -k2,2n; } >"$out_dir/mix-curve.tsv"
+tsv="$out_dir/mix-curve.tsv"
 gnuplot <<EOF
 set terminal pngcairo size 1100,700 noenhanced
 set output "$out_dir/mix-curve.png"
