@@ -1,6 +1,6 @@
 // echo_curve: a ROUTER that sends every multipart message straight back, in plaintext or as a
-// CURVE server. Written for this repository beside /work/shared/bench/echo_srv.c (plaintext
-// only), with the same loop and socket options, so the two security settings run the same code.
+// CURVE server: the plain libzmq echo (the same loop and socket options as a minimal ROUTER echo)
+// with CURVE as an option, so the two security settings run the same code.
 //
 // usage: echo_curve ENDPOINT       binds ENDPOINT (e.g. tcp://127.0.0.1:*), prints the bound
 //                                  address on stdout, then echoes until killed. With the

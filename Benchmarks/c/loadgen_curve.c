@@ -1,7 +1,7 @@
 // loadgen_curve: a DEALER that keeps W requests in flight against a ROUTER endpoint and prints
 // "rt_per_s p50_us p99_us bad" (percentiles only when W == 1), in plaintext or as a CURVE
-// client. Derived from /work/shared/bench/loadgen.c (same arguments, same output, same
-// 200-request warm-up and send/receive loop); what is new is the CURVE client set-up below.
+// client: a minimal libzmq load client (a 200-request warm-up, then one send per reply) with
+// the CURVE client set-up below as an option.
 //
 // usage: loadgen_curve ENDPOINT N W PAYLOAD [MUST_CONTAIN]
 //   {{n}} in PAYLOAD becomes a sequence number; a reply without MUST_CONTAIN counts as bad.
