@@ -1,5 +1,5 @@
 // call_once: sends one request body to a ROUTER endpoint from a DEALER and writes the reply body
-// to stdout, byte for byte (what reply_srv is fed). Exits 1 without a reply within 10 s.
+// to stdout, byte for byte (what echo_curve is fed as its reply file). Exits 1 without a reply within 10 s.
 //
 // usage: call_once ENDPOINT BODY
 // Build: cc -O2 -o call_once call_once.c -lzmq

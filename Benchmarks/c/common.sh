@@ -21,11 +21,11 @@ build_c_programs() {
     ${CC:-cc} -O2 -o "$work/loadgen_curve" "$here/loadgen_curve.c" -lzmq
 }
 
-# Starts an echo (CURVE when $2 is a secret key) and sets the variable named $1 to its bound
-# address. (Not in a $(…) subshell: the pid must reach `pids` for the cleanup.)
+# Starts an echo (CURVE when $2 is a secret key; answering every request with the body in file
+# $3 when given, the reply server) and sets the variable named $1 to its bound address. (Not in a $(…) subshell: the pid must reach `pids` for the cleanup.)
 start_echo() {
     local out="$work/echo.$1.out"
-    CURVE_SECRETKEY="${2:-}" "$work/echo_curve" 'tcp://127.0.0.1:*' >"$out" &
+    CURVE_SECRETKEY="${2:-}" "$work/echo_curve" 'tcp://127.0.0.1:*' ${3:+"$3"} >"$out" &
     pids+=($!)
     for _ in $(seq 200); do [[ -s $out ]] && break; sleep 0.05; done
     [[ -s $out ]] || { echo "the echo did not start" >&2; exit 1; }

@@ -7,6 +7,10 @@
 //                                  environment variable CURVE_SECRETKEY (Z85, 40 characters)
 //                                  the socket is a CURVE server with that key; there is no ZAP
 //                                  handler, so every client key is admitted.
+//        echo_curve ENDPOINT REPLY_FILE   the same, but answers every request with the body
+//                                  read from REPLY_FILE (routing frames kept, the last frame
+//                                  replaced): the limit for a use case whose reply is larger
+//                                  than its request (feed it a real reply, see call_once.c).
 //        echo_curve --keypair      prints a fresh CURVE key pair: "PUBLIC SECRET" (Z85).
 // Build: cc -O2 -o echo_curve echo_curve.c -lzmq
 #include <zmq.h>
@@ -15,12 +19,20 @@
 #include <string.h>
 
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: echo_curve ENDPOINT | echo_curve --keypair\n"); return 2; }
+    if (argc != 2 && argc != 3) { fprintf(stderr, "usage: echo_curve ENDPOINT [REPLY_FILE] | echo_curve --keypair\n"); return 2; }
     if (strcmp(argv[1], "--keypair") == 0) {
         char pub[41], sec[41];
         if (zmq_curve_keypair(pub, sec)) { perror("zmq_curve_keypair"); return 1; }
         printf("%s %s\n", pub, sec);
         return 0;
+    }
+    static char reply[1 << 20];
+    size_t reply_size = 0;
+    if (argc == 3) {
+        FILE *f = fopen(argv[2], "rb");
+        if (!f) { perror("reply file"); return 2; }
+        reply_size = fread(reply, 1, sizeof reply, f);
+        fclose(f);
     }
     void *ctx = zmq_ctx_new(), *s = zmq_socket(ctx, ZMQ_ROUTER);
     int hwm = 0, one = 1;
@@ -43,6 +55,11 @@ int main(int argc, char **argv) {
         zmq_msg_init(&m);
         if (zmq_msg_recv(&m, s, 0) < 0) break;
         int more = zmq_msg_more(&m);
+        if (!more && argc == 3) {
+            zmq_msg_close(&m);
+            zmq_send(s, reply, reply_size, 0);
+            continue;
+        }
         zmq_msg_send(&m, s, more ? ZMQ_SNDMORE : 0);
     }
     return 0;

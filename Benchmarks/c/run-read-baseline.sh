@@ -10,10 +10,10 @@
 # latency). The C baseline ("base") is sent the same request bytes: for the GetRestaurant
 # requests a plain C ROUTER echo; for ListRestaurants, whose 7.6 KB reply is far larger than its
 # request, a C ROUTER answering every request with one real ListRestaurants(20) reply captured
-# from this svcd (reply_srv.c, fed by call_once.c). Per round the echo and svcd run back to
+# from this svcd (echo_curve.c given a reply file, the "reply server", fed by call_once.c). Per round the echo and svcd run back to
 # back (svcd first in even rounds); the medians over the rounds and svcd ÷ echo are printed,
 # then the goals: GetRestaurant pipelined ≥ 0.5 of the echo and lockstep p50 ≤ 1.5× the echo;
-# ListRestaurants(20) pipelined ≥ 0.35 of reply_srv and lockstep p50 ≤ 2× reply_srv.
+# ListRestaurants(20) pipelined ≥ 0.35 of the reply server and lockstep p50 ≤ 2× it.
 #
 # usage: Benchmarks/c/run-read-baseline.sh        (after `swift build -c release --product svcd`)
 # environment: SVCD (.build/release/svcd), SVCD_ARGS (extra svcd flags, e.g. "--store memory"),
@@ -32,17 +32,12 @@ lockstep_n=${LOCKSTEP_N:-20000}
 slow_divisor=${SLOW_DIVISOR:-10}
 
 build_c_programs
-${CC:-cc} -O2 -o "$work/reply_srv" "$here/reply_srv.c" -lzmq
 ${CC:-cc} -O2 -o "$work/call_once" "$here/call_once.c" -lzmq
 start_echo echo_address
 # shellcheck disable=SC2086 # SVCD_ARGS is a list of flags
 start_svcd "$work/svcd" ${SVCD_ARGS:-}
 "$work/call_once" "$(svcd_field ListRestaurants)" '{"v":1,"id":"1","params":{"limit":20}}' >"$work/list-reply.json"
-"$work/reply_srv" 'tcp://127.0.0.1:*' "$work/list-reply.json" >"$work/reply_srv.out" &
-pids+=($!)
-for _ in $(seq 200); do [[ -s $work/reply_srv.out ]] && break; sleep 0.05; done
-reply_address=$(head -n1 "$work/reply_srv.out")
-[[ -n $reply_address ]] || { echo "reply_srv did not start" >&2; exit 1; }
+start_echo reply_address "" "$work/list-reply.json"
 
 # name → "USE_CASE|PAYLOAD|SVCD_MUST_CONTAIN"; the echo must return the request.
 workloads=(get get-user list)
@@ -70,7 +65,7 @@ run() {
 
 echo "$(machine_line); commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown); svcd ${SVCD_ARGS:-(default store)}"
 echo "$rounds rounds; per round the C baseline then svcd (svcd first in even rounds); C client for both"
-echo "baseline: the C echo for GetRestaurant, reply_srv with a captured $(wc -c <"$work/list-reply.json")-byte reply for ListRestaurants(20)"
+echo "baseline: the C echo for GetRestaurant, the reply server with a captured $(wc -c <"$work/list-reply.json")-byte reply for ListRestaurants(20)"
 echo
 declare -A rates=() p50s=() bad=()
 for round in $(seq "$rounds"); do
@@ -114,5 +109,5 @@ met=$(awk -v p="$exact_pipelined" -v l="$exact_lockstep" 'BEGIN { print (p >= 0.
 printf 'goal (GetRestaurant: pipelined ≥ 0.50 of the echo, lockstep p50 ≤ 1.50× the echo): %s — pipelined %.3f, lockstep p50 %.3f×\n' \
     "$met" "$exact_pipelined" "$exact_lockstep"
 met=$(awk -v p="$list_pipelined" -v l="$list_lockstep" 'BEGIN { print (p >= 0.35 && l <= 2) ? "met" : "MISSED" }')
-printf 'goal (ListRestaurants(20): pipelined ≥ 0.35 of reply_srv, lockstep p50 ≤ 2.00× reply_srv): %s — pipelined %.3f, lockstep p50 %.3f×\n' \
+printf 'goal (ListRestaurants(20): pipelined ≥ 0.35 of the reply server, lockstep p50 ≤ 2.00× it): %s — pipelined %.3f, lockstep p50 %.3f×\n' \
     "$met" "$list_pipelined" "$list_lockstep"
