@@ -1,8 +1,8 @@
 import Synchronization
 
-/// The queue of an executor that runs its jobs on threads of its own (``SocketThreadExecutor``,
-/// ``BlockingReadExecutor``): jobs wait here, oldest first, until one of those threads takes
-/// them. Once the executor is closed its threads take no more, so a job queued after that goes
+/// The queue of an executor that runs its jobs on a thread of its own (``SocketThreadExecutor``;
+/// ``BlockingReadExecutor`` has lanes, ``FairJobQueue``): jobs wait here, oldest first, until
+/// that thread takes them. Once the executor is closed its threads take no more, so a job queued after that goes
 /// to the global concurrent executor instead: a task still running when its executor's threads
 /// are gone can finish.
 final class ExecutorJobQueue: Sendable {
@@ -50,23 +50,6 @@ final class ExecutorJobQueue: Sendable {
         state.withLock { state in
             state.compact()
             state.jobs.insert(contentsOf: jobs, at: 0)
-        }
-    }
-
-    /// Takes the oldest queued job, if any.
-    func takeOldest() -> UnownedJob? {
-        state.withLock { state in
-            guard state.head < state.jobs.count else { return nil }
-            let job = state.jobs[state.head]
-            state.head += 1
-            if state.head == state.jobs.count {
-                state.jobs.removeAll(keepingCapacity: true)
-                state.head = 0
-            } else if state.head >= 64, state.head * 2 >= state.jobs.count {
-                // A queue that never runs dry would otherwise only grow.
-                state.compact()
-            }
-            return job
         }
     }
 
