@@ -42,8 +42,11 @@ struct StressCommand: ParsableCommand {
     @Option(name: .long, help: "Requests per second over all clients (open loop).")
     var rate: Double = 2000
 
-    @Option(name: .long, help: "Concurrent clients, each a thread with its own sockets.")
+    @Option(name: .long, help: "Concurrent clients, each with its own schedule, requests and instance.")
     var clients: Int = 64
+
+    @Option(name: .long, help: "Threads the clients are spread over; a thread's clients share its sockets (a DEALER per use case per instance). Default: one per \(StressPlan.ratePerThread) requests/s of --rate.")
+    var threads: Int?
 
     @Option(name: .long, help: ArgumentHelp("Weights of the operation kinds.", valueName: StressMix.syntax))
     var mix: StressMix = .standard
@@ -72,6 +75,7 @@ struct StressCommand: ParsableCommand {
     func validate() throws {
         guard rate > 0, rate <= 1_000_000, rate.isFinite else { throw ValidationError("--rate must be between 0 and 1000000 requests per second") }
         guard (1...1024).contains(clients) else { throw ValidationError("--clients must be 1…1024") }
+        if let threads, !(1...64).contains(threads) { throw ValidationError("--threads must be 1…64") }
         guard (2...100_000).contains(users) else { throw ValidationError("--users must be 2…100000") }
         guard maxRefusedShare >= 0, maxRefusedShare <= 1 else { throw ValidationError("--max-refused-share must be between 0 and 1, e.g. 0.25") }
         guard (1...100_000).contains(maxOutstanding) else { throw ValidationError("--max-outstanding must be 1…100000") }
@@ -97,7 +101,7 @@ struct StressCommand: ParsableCommand {
             let cluster = try locateInstances()
             let taxPartsPerMillion = resolveTaxRate(cluster: cluster)
             let plan = StressPlan(
-                cluster: cluster, durationNanoseconds: duration.nanoseconds, rate: rate, clients: clients, mix: mix, users: users,
+                cluster: cluster, durationNanoseconds: duration.nanoseconds, rate: rate, clients: clients, threads: threads ?? StressPlan.defaultThreads(rate: rate), mix: mix, users: users,
                 maxOutstanding: maxOutstanding, seed: seed ?? UInt64.random(in: 1...UInt64.max), timeoutMilliseconds: options.timeoutMilliseconds,
                 taxPartsPerMillion: taxPartsPerMillion, resolve: !noResolve)
             let line = ProgressLine(enabled: !noProgress, totalSeconds: duration.seconds)
@@ -114,6 +118,7 @@ struct StressCommand: ParsableCommand {
             settings.append(key: "duration", value: .string(duration.description))
             settings.append(key: "rate", value: .double(rate))
             settings.append(key: "clients", value: .int(clients))
+            settings.append(key: "threads", value: .int(plan.threads))
             settings.append(key: "mix", value: .string(mix.description))
             settings.append(key: "users", value: .int(users))
             settings.append(key: "maxOutstanding", value: .int(maxOutstanding))
@@ -159,7 +164,7 @@ struct StressCommand: ParsableCommand {
         case .settingUp(let restaurants, let menuItems):
             note("setting up: run \(plan.tag), \(users) users, \(restaurants) restaurants with \(menuItems) menu items")
         case .loadStarting:
-            note("sending \(Int(rate)) requests/s from \(clients) clients for \(duration) (mix \(mix), seed \(plan.seed)) to \(describe(plan.cluster))")
+            note("sending \(Int(rate)) requests/s from \(clients) clients on \(plan.threads) threads for \(duration) (mix \(mix), seed \(plan.seed)) to \(describe(plan.cluster))")
         case .loadFinished:
             line.finish()
         case .resendingUnknownOutcomes(let count):

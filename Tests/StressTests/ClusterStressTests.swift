@@ -146,8 +146,9 @@ extension StressSuite {
             }
         }
 
-        /// One of two instances drains under load (answers `unavailable`): each of its clients
-        /// moves to the other at its first `unavailable`, nothing is left unknown, all invariants hold.
+        /// One of two instances drains under load (answers `unavailable`): the first `unavailable`
+        /// a load thread reads moves that thread's clients on it to the other, each exactly once,
+        /// nothing is left unknown, all invariants hold.
         @Test(.enabled("needs python3 with pyzmq") { try await RelayInstance.isAvailable() })
         func stressMovesTheClientsOfADrainingInstanceAndStaysClean() async throws {
             let (outcome, report, drained) = try await stressOverAnInstanceAndARelay(
@@ -164,7 +165,7 @@ extension StressSuite {
             let (other, draining) = (instances[0], instances[1])
             #expect(draining["clientsMovedAway"]?.intValue == Self.clients / 2)
             #expect(draining["down"] == "answered unavailable")
-            #expect((draining["transientRefusals"]?.intValue ?? 0) >= Self.clients / 2, "each client moved at its own first unavailable")
+            #expect((draining["transientRefusals"]?.intValue ?? 0) >= 1, "clients moved at an unavailable")
             #expect(other["clientsMovedAway"]?.intValue == 0)
             #expect(other["transientRefusals"]?.intValue == 0)
             #expect(report["load"]?["timeouts"]?.intValue == 0)

@@ -66,7 +66,7 @@ extension StressSuite {
 
         @Test(arguments: [
             ["--mix", "read=1,teleport=2"], ["--mix", "read=0"], ["--duration", "0s"], ["--duration", "soon"], ["--rate", "0"],
-            ["--clients", "0"], ["--users", "1"], ["--tax-rate", "8%"],
+            ["--clients", "0"], ["--threads", "0"], ["--threads", "65"], ["--users", "1"], ["--tax-rate", "8%"],
         ])
         func stressRefusesBadArgumentsAsUsageErrors(_ arguments: [String]) async throws {
             let outcome = try await runTool(try ExecutableLocator.svcctl(), ["stress", "--data-dir", "/nonexistent"] + arguments, timeout: 30)
@@ -80,7 +80,9 @@ extension StressSuite {
             try await withSvcd(seed: true, arguments: ["--max-in-flight", "8"]) { child in
                 _ = try await child.endpoints()
                 let (outcome, report) = try await stress(child.dataDirectory, [
-                    "--duration", "2s", "--rate", "3000", "--clients", "64", "--seed", "41", "--timeout", "30",
+                    // Twice what a debug svcd answers: its clients send evenly spread, so a lower
+                    // rate leaves eight in flight per endpoint too few to refuse a quarter.
+                    "--duration", "2s", "--rate", "6000", "--clients", "64", "--seed", "41", "--timeout", "30",
                 ])
                 let share = try #require(report["refusedShare"]?.doubleValue, "\(outcome.stdout.prefix(2000))")
                 #expect(share > 0.25, "only \(share) refused with eight requests in flight per endpoint")
@@ -88,7 +90,7 @@ extension StressSuite {
                 #expect(report["clean"] == false)
                 #expect(outcome.status == 1, "stderr: \(outcome.stderr)")
                 // The same run read by people names the reason.
-                let (text, _) = try await stress(child.dataDirectory, ["--duration", "1s", "--rate", "3000", "--clients", "64", "--seed", "42", "--timeout", "30"], json: false)
+                let (text, _) = try await stress(child.dataDirectory, ["--duration", "1s", "--rate", "6000", "--clients", "64", "--seed", "42", "--timeout", "30"], json: false)
                 #expect(text.stdout.contains("of requests refused as overloaded/unavailable or unanswered"), "\(text.stdout.suffix(1500))")
             }
         }

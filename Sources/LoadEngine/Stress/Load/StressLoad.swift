@@ -2,41 +2,42 @@ import BenchmarkSupport
 import WireContract
 import ZeroMQ
 
-/// The load of a stress run: `clients` paced clients (``StressClient``), each on a thread of
-/// its own, sending `rate` requests a second between them for the plan's duration, while the
-/// calling thread hands a progress snapshot to `progress` about once a second.
+/// The load of a stress run: `clients` paced clients (``PacedClient``) spread over the plan's
+/// load threads (``StressThread``; client *i* on thread *i* mod *threads*), sending `rate`
+/// requests a second between them for the plan's duration, while the calling thread hands a
+/// progress snapshot to `progress` about once a second.
 struct StressLoad {
     let plan: StressPlan
     let fixture: StressFixture
     /// Use-case addresses of each instance (`nil` for one not running at the start).
     let addresses: [[UseCaseName: String]?]
 
-    /// Starts the client threads, reports progress until they finish, and merges their outcomes.
+    /// Starts the load threads, reports progress until they finish, and merges their outcomes.
     func run(progress report: (StressProgressSnapshot) -> Void) throws(LoadFailure) -> StressLoadResult {
-        let clients = plan.clients
-        // One context per 16 clients keeps each below libzmq's default of 1023 sockets.
-        var contexts: [ZMQContext] = []
+        let threads = plan.threads
+        // One I/O thread carries every connection: the load threads' sockets are few (a DEALER
+        // per use case per instance each) and their traffic is what one core moves easily.
+        let context: ZMQContext
         do throws(ZMQError) {
-            for _ in 0..<((clients + 15) / 16) { contexts.append(try ZMQContext(ioThreads: 1, blocky: false)) }
+            context = try ZMQContext(ioThreads: 1, blocky: false)
         } catch {
-            for context in contexts { context.terminate() }
             throw LoadFailure(.unavailable, "cannot create a ZeroMQ context: \(error)")
         }
-        defer { for context in contexts { context.terminate() } }
+        defer { context.terminate() }
 
-        let progress = StressProgress(clients: clients)
-        let interval = 1e9 * Double(clients) / plan.rate
+        let progress = StressProgress(threads: threads)
+        let interval = 1e9 * Double(plan.clients) / plan.rate
         let start = MonotonicClock.nanoseconds() + 200_000_000  // time for every thread to connect
         let end = start + plan.durationNanoseconds
-        var outcomes: [ThreadOutcome<StressClientOutcome>] = []
-        for index in 0..<clients {
-            let clientPlan = StressClientPlan(
-                index: index, context: contexts[index / 16], cluster: plan.cluster, addresses: addresses, fixture: fixture, mix: plan.mix,
-                seed: plan.seed, startNanoseconds: start, endNanoseconds: end, intervalNanoseconds: interval,
-                phaseNanoseconds: interval * Double(index) / Double(clients), maxOutstanding: plan.maxOutstanding,
+        var outcomes: [ThreadOutcome<StressThreadOutcome>] = []
+        for index in 0..<threads {
+            let threadPlan = StressThreadPlan(
+                index: index, clients: Array(stride(from: index, to: plan.clients, by: threads)), context: context, cluster: plan.cluster,
+                addresses: addresses, fixture: fixture, mix: plan.mix, seed: plan.seed, startNanoseconds: start, endNanoseconds: end,
+                intervalNanoseconds: interval, clientCount: plan.clients, maxOutstanding: plan.maxOutstanding,
                 timeoutNanoseconds: UInt64(plan.timeoutMilliseconds) * 1_000_000, keyPrefix: plan.keyPrefix)
-            outcomes.append(ThreadOutcome.spawn(named: "stress-client-\(index)") {
-                StressClient(plan: clientPlan, progress: progress).run()
+            outcomes.append(ThreadOutcome.spawn(named: "stress-load-\(index)") {
+                StressThread(plan: threadPlan, progress: progress).run()
             })
         }
 
@@ -50,7 +51,7 @@ struct StressLoad {
         var result = StressLoadResult()
         result.startNanoseconds = start
         result.instances = [StressTally](repeating: StressTally(), count: plan.cluster.instances.count)
-        // Every client published its last counts before it finished.
+        // Every thread published its last counts before it finished.
         result.tally = progress.snapshot(elapsedSeconds: 0).tally
         var perUseCase: [UseCaseName: StressUseCaseStats] = [:]
         for outcome in outcomes.map({ $0.result() }) {

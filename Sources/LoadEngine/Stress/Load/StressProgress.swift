@@ -2,9 +2,9 @@ import Histogram
 import Synchronization
 import WireContract
 
-/// What the clients report while they run: each client publishes its counts and latency samples
-/// about four times a second. The latency histograms (per use case, and the last interval's for
-/// the live progress line) exist once here rather than per client.
+/// What the load threads report while they run: each publishes its clients' counts and latency
+/// samples about four times a second. The latency histograms (per use case, and the last
+/// interval's for the live progress line) exist once here rather than per thread.
 final class StressProgress: Sendable {
     private struct State {
         var tally = StressTally()
@@ -15,15 +15,15 @@ final class StressProgress: Sendable {
 
     private let state: Mutex<State>
 
-    init(clients: Int) {
-        state = Mutex(State(inFlight: [Int](repeating: 0, count: clients)))
+    init(threads: Int) {
+        state = Mutex(State(inFlight: [Int](repeating: 0, count: threads)))
     }
 
-    /// Adds a client's counts and latencies since its last report.
-    func publish(client: Int, delta: StressTally, inFlight: Int, samples: [LatencySample]) {
+    /// Adds a thread's counts and latencies since its last report.
+    func publish(thread: Int, delta: StressTally, inFlight: Int, samples: [LatencySample]) {
         state.withLock { state in
             state.tally += delta
-            state.inFlight[client] = inFlight
+            state.inFlight[thread] = inFlight
             for sample in samples {
                 let micros = min(sample.micros, LatencyHistogram.ceilingMicros)
                 _ = state.recent.record(micros)

@@ -6,8 +6,11 @@ public struct StressPlan: Sendable {
     public let durationNanoseconds: UInt64
     /// Requests per second over all clients (open loop).
     public let rate: Double
-    /// Concurrent clients, each a thread with its own sockets.
+    /// Concurrent clients, each with its own schedule, requests and instance.
     public let clients: Int
+    /// Threads the clients are spread over (at most one per client); a thread's clients share
+    /// its sockets.
+    public let threads: Int
     /// Weights of the operation kinds.
     public let mix: StressMix
     /// Users the run registers.
@@ -30,13 +33,14 @@ public struct StressPlan: Sendable {
 
     /// A plan; the run's tag and key prefix are drawn at random.
     public init(
-        cluster: LoadCluster, durationNanoseconds: UInt64, rate: Double, clients: Int, mix: StressMix, users: Int, maxOutstanding: Int,
+        cluster: LoadCluster, durationNanoseconds: UInt64, rate: Double, clients: Int, threads: Int, mix: StressMix, users: Int, maxOutstanding: Int,
         seed: UInt64, timeoutMilliseconds: Int, taxPartsPerMillion: Int, resolve: Bool
     ) {
         self.cluster = cluster
         self.durationNanoseconds = durationNanoseconds
         self.rate = rate
         self.clients = clients
+        self.threads = max(1, min(threads, clients))
         self.mix = mix
         self.users = users
         self.maxOutstanding = maxOutstanding
@@ -48,6 +52,16 @@ public struct StressPlan: Sendable {
         self.tag = tag
         // The tag alone is short.
         self.keyPrefix = "stress-\(tag)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+    }
+
+    /// The requests a second one load thread is given by default: a thread sends and reads 8,000
+    /// a second of the default mix on about a fifth of a core, and every further thread adds
+    /// wake-ups of its own (`svcctl stress` CPU per request, Docs/BENCHMARKS.md).
+    public static let ratePerThread = 8_000
+
+    /// Load threads for `rate` requests a second: one per ``ratePerThread``, at least one.
+    public static func defaultThreads(rate: Double) -> Int {
+        max(1, Int((rate / Double(ratePerThread)).rounded(.up)))
     }
 
     /// Clients assigned to instance `index` (client *i* to instance *i* mod *n*).

@@ -3,19 +3,20 @@ import WireContract
 import WireJSON
 import ZeroMQ
 
-/// One simulated client: its own thread, its own DEALER per use case, sending open-loop on a
-/// fixed schedule. Latency counts from the *intended* send time, so a stalled service cannot
-/// hide its stall by slowing the client down (no coordinated omission).
+/// One load thread of a stress run: it runs a group of clients (``PacedClient``), each sending
+/// open-loop on its own fixed schedule, over one DEALER per use case per instance that the
+/// group shares. Latency counts from the *intended* send time, so a stalled service cannot hide
+/// its stall by slowing the clients down (no coordinated omission).
 ///
 /// Client *i* sends to instance *i* mod *n*. When that instance stops answering — a request
 /// unanswered for the timeout, the connection lost, or an `unavailable` reply — the client moves
 /// to the next live instance; what it sent before stays pending there until answered or timed
 /// out. Every write carries a unique idempotency key.
-struct StressClient {
-    private let plan: StressClientPlan
+struct StressThread {
+    private let plan: StressThreadPlan
     private let progress: StressProgress
 
-    init(plan: StressClientPlan, progress: StressProgress) {
+    init(plan: StressThreadPlan, progress: StressProgress) {
         self.plan = plan
         self.progress = progress
     }
@@ -23,6 +24,8 @@ struct StressClient {
     private struct Pending {
         let request: StressRequest
         let key: String?
+        /// The client's position in the thread's list.
+        let client: Int
         let instance: Int
         let intended: UInt64
         let sent: UInt64
@@ -30,9 +33,9 @@ struct StressClient {
 
     /// Runs the schedule to its end, waits up to the timeout for the last replies, and returns
     /// what happened. Call on a dedicated thread: it blocks in `zmq_poll`.
-    func run() -> StressClientOutcome {
+    func run() -> StressThreadOutcome {
         let cluster = plan.cluster
-        var outcome = StressClientOutcome(instanceCount: cluster.instances.count)
+        var outcome = StressThreadOutcome(instanceCount: cluster.instances.count)
         let useCases = StressWorkload.useCases(for: plan.mix)
         var connections: [Int: InstanceSockets] = [:]
         defer { for connection in connections.values { connection.close() } }
@@ -42,12 +45,19 @@ struct StressClient {
         var pollerIsStale = true
         var delta = StressTally()
 
-        var current = plan.index % cluster.instances.count
-        if cluster.isDown(current), let next = cluster.nextLive(after: current) {
+        var clients = plan.clients.map { index in
+            PacedClient(
+                index: index, instance: index % cluster.instances.count,
+                workload: StressWorkload(fixture: plan.fixture, mix: plan.mix, seed: plan.seed, clientIndex: index), runKeyPrefix: plan.keyPrefix)
+        }
+        // Position in `clients` of each client index of the group.
+        let position = Dictionary(uniqueKeysWithValues: clients.enumerated().map { ($0.element.index, $0.offset) })
+        for client in clients.indices where cluster.isDown(clients[client].current) {
             // Its instance was not running at the start.
-            outcome.instances[current].failovers += 1
+            guard let next = cluster.nextLive(after: clients[client].current) else { continue }
+            outcome.instances[clients[client].current].failovers += 1
             delta.failovers += 1
-            current = next
+            clients[client].current = next
         }
 
         func connection(to instance: Int) throws(ZMQError) -> InstanceSockets {
@@ -55,41 +65,31 @@ struct StressClient {
             let opened = try InstanceSockets(
                 instance: instance, context: plan.context, addresses: plan.addresses[instance] ?? [:], credentials: cluster.instances[instance].credentials,
                 useCases: useCases,
-                sendHighWaterMark: Int32(clamping: plan.maxOutstanding * 2),
-                monitorEndpoint: cluster.canFailOver ? "inproc://stress-client-\(plan.index)-instance-\(instance)" : nil)
+                sendHighWaterMark: Int32(clamping: plan.maxOutstanding * clients.count * 2),
+                monitorEndpoint: cluster.canFailOver ? "inproc://stress-thread-\(plan.index)-instance-\(instance)" : nil)
             connections[instance] = opened
             pollerIsStale = true
             return opened
         }
 
         do throws(ZMQError) {
-            _ = try connection(to: current)
+            for instance in Set(clients.map(\.current)) { _ = try connection(to: instance) }
         } catch {
-            outcome.failure = "client \(plan.index): cannot set up its sockets: \(error)"
+            outcome.failure = "load thread \(plan.index): cannot set up its sockets: \(error)"
             return outcome
         }
 
-        var workload = StressWorkload(fixture: plan.fixture, mix: plan.mix, seed: plan.seed, clientIndex: plan.index)
         var pending: [UInt64: Pending] = [:]
         var pendingPerInstance = [Int](repeating: 0, count: cluster.instances.count)
         var expired: [UInt64: Pending] = [:]
-        var sequence: UInt64 = 0
-        var scheduled = 0
-        var lastDelayedSlot = -1
         var frames: [[UInt8]] = []
         // Latencies since the last report; the histograms live in `progress`, once for all
-        // clients, so memory does not grow with the number of clients.
+        // threads, so memory does not grow with the number of clients.
         var samples: [LatencySample] = []
         var lastPublish = MonotonicClock.nanoseconds()
         var lastExpiryScan = lastPublish
-        let idPrefix = "c\(plan.index)-"
-        let keyPrefix = "\(plan.keyPrefix)-c\(plan.index)-"
         let drainEnd = plan.endNanoseconds + plan.timeoutNanoseconds
         let timeoutText = Wording.seconds(Double(plan.timeoutNanoseconds) / 1e9)
-
-        func intendedTime(_ slot: Int) -> UInt64 {
-            plan.startNanoseconds + UInt64(plan.phaseNanoseconds + Double(slot) * plan.intervalNanoseconds)
-        }
 
         /// Counts in the run's totals and in the instance's.
         func count(_ instance: Int, _ change: (inout StressTally) -> Void) {
@@ -97,32 +97,36 @@ struct StressClient {
             change(&outcome.instances[instance])
         }
 
-        /// Leaves the current instance for the next live one (staying when there is none).
-        func moveAway(because reason: String) {
+        /// Moves every client on `instance` to the next live one (staying when there is none).
+        func moveAway(from instance: Int, because reason: String) {
             guard cluster.canFailOver else { return }
-            cluster.markDown(current, reason: reason)
-            guard let next = cluster.nextLive(after: current) else { return }
-            count(current) { $0.failovers += 1 }
-            current = next
+            cluster.markDown(instance, reason: reason)
+            guard let next = cluster.nextLive(after: instance) else { return }
+            for client in clients.indices where clients[client].current == instance {
+                count(instance) { $0.failovers += 1 }
+                clients[client].current = next
+            }
         }
 
-        func settle(_ number: UInt64) -> Pending? {
-            guard let entry = pending.removeValue(forKey: number) else { return nil }
+        func settle(_ key: UInt64) -> Pending? {
+            guard let entry = pending.removeValue(forKey: key) else { return nil }
             pendingPerInstance[entry.instance] -= 1
+            clients[entry.client].outstanding -= 1
             return entry
         }
 
         func handle(_ body: [UInt8], at now: UInt64) {
-            guard let reply = try? JSONParser.parse(body), let id = reply[WireEnvelope.Key.id]?.stringValue, id.hasPrefix(idPrefix),
-                let number = UInt64(id.dropFirst(idPrefix.count))
+            guard let reply = try? JSONParser.parse(body), let id = reply[WireEnvelope.Key.id]?.stringValue,
+                let (client, number) = PacedClient.parse(id: id), let at = position[client]
             else {
                 outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply that answers none of the requests: \(String(decoding: body.prefix(200), as: UTF8.self))"))
                 return
             }
+            let key = PacedClient.pendingKey(client: at, number: number)
             let entry: Pending
-            if let live = settle(number) {
+            if let live = settle(key) {
                 entry = live
-            } else if let late = expired.removeValue(forKey: number) {
+            } else if let late = expired.removeValue(forKey: key) {
                 entry = late
                 outcome.late += 1
                 count(entry.instance) { $0.timedOut -= 1 }
@@ -146,55 +150,77 @@ struct StressClient {
             } else if BatchCaller.isTransient(code) {
                 count(entry.instance) { $0.transient += 1 }
                 // Draining or shutting down: it had no effect, and the instance is going away.
-                if code == WireErrorCode.unavailable.rawValue, entry.instance == current { moveAway(because: "answered unavailable") }
+                if code == WireErrorCode.unavailable.rawValue, clients[entry.client].current == entry.instance {
+                    moveAway(from: entry.instance, because: "answered unavailable")
+                }
             } else {
                 count(entry.instance) { $0.unexpected += 1 }
                 if let key = entry.key { outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance)) }
             }
         }
 
-        while true {
-            var now = MonotonicClock.nanoseconds()
-            if connections[current]?.connectionLost() == true { moveAway(because: "connection lost") }
-            // Send everything that is due, unless too much is already waiting.
+        /// Sends what client `client` has due by `now`, unless too much of it is already
+        /// waiting; returns the time it is due next, `nil` when its schedule has ended.
+        func sendDue(_ client: Int, now: inout UInt64) -> UInt64? {
             while now < plan.endNanoseconds {
-                let intended = intendedTime(scheduled)
-                if intended > now || intended >= plan.endNanoseconds { break }
-                if pending.count >= plan.maxOutstanding {
+                let intended = plan.intendedTime(client: clients[client].index, slot: clients[client].scheduled)
+                if intended >= plan.endNanoseconds { return nil }
+                if intended > now { return intended }
+                if clients[client].outstanding >= plan.maxOutstanding {
                     // Wait for a reply; the send keeps its intended time, so the wait shows up
                     // in its latency.
-                    if lastDelayedSlot != scheduled {
+                    if clients[client].lastDelayedSlot != clients[client].scheduled {
                         delta.behind += 1
-                        lastDelayedSlot = scheduled
+                        clients[client].lastDelayedSlot = clients[client].scheduled
                     }
-                    break
+                    return nil
                 }
-                let request = workload.next()
-                scheduled += 1
-                sequence += 1
+                let request = clients[client].workload.next()
+                clients[client].scheduled += 1
+                clients[client].sequence += 1
+                let instance = clients[client].current, number = clients[client].sequence
                 let sockets: InstanceSockets
                 do throws(ZMQError) {
-                    sockets = try connection(to: current)
+                    sockets = try connection(to: instance)
                 } catch {
-                    outcome.failure = "client \(plan.index): cannot connect to instance \(cluster.instances[current].name): \(error)"
-                    break
+                    outcome.failure = "load thread \(plan.index): cannot connect to instance \(cluster.instances[instance].name): \(error)"
+                    return nil
                 }
                 guard let socket = sockets.byUseCase[request.useCase] else { continue }
-                let key = request.isWrite ? keyPrefix + String(sequence) : nil
-                let envelope = WireEnvelope.request(id: idPrefix + String(sequence), params: request.params, idempotencyKey: key)
+                let key = request.isWrite ? clients[client].keyPrefix + String(number) : nil
+                let envelope = WireEnvelope.request(id: clients[client].idPrefix + String(number), params: request.params, idempotencyKey: key)
                 do throws(ZMQError) {
                     try socket.sendMultipart([[], envelope.encoded()], dontWait: true)
                 } catch {
                     // The socket's queue is full (requests that timed out while the service was
                     // gone may still sit in it): never sent, so it has no effect; counted.
-                    count(current) { $0.unsent += 1 }
+                    count(instance) { $0.unsent += 1 }
                     continue
                 }
                 now = MonotonicClock.nanoseconds()
-                pending[sequence] = Pending(request: request, key: key, instance: current, intended: intended, sent: now)
-                pendingPerInstance[current] += 1
-                count(current) { $0.sent += 1 }
+                pending[PacedClient.pendingKey(client: client, number: number)] = Pending(
+                    request: request, key: key, client: client, instance: instance, intended: intended, sent: now)
+                pendingPerInstance[instance] += 1
+                clients[client].outstanding += 1
+                count(instance) { $0.sent += 1 }
                 outcome.useCases[request.useCase, default: StressUseCaseStats()].sent += 1
+            }
+            return nil
+        }
+
+        while true {
+            var now = MonotonicClock.nanoseconds()
+            for (instance, sockets) in connections where sockets.connectionLost() && clients.contains(where: { $0.current == instance }) {
+                moveAway(from: instance, because: "connection lost")
+            }
+            // Send everything that is due; note when the next send is.
+            var nextDue: UInt64?
+            for client in clients.indices {
+                guard let due = sendDue(client, now: &now) else {
+                    if outcome.failure != nil { break }
+                    continue
+                }
+                nextDue = min(nextDue ?? due, due)
             }
             if outcome.failure != nil { break }
 
@@ -202,22 +228,24 @@ struct StressClient {
             if now - lastExpiryScan >= 50_000_000 || now >= drainEnd {
                 lastExpiryScan = now
                 var silentInstances: Set<Int> = []
-                for (number, entry) in pending where now - entry.sent >= plan.timeoutNanoseconds || now >= drainEnd {
-                    _ = settle(number)
-                    expired[number] = entry
+                for (key, entry) in pending where now - entry.sent >= plan.timeoutNanoseconds || now >= drainEnd {
+                    _ = settle(key)
+                    expired[key] = entry
                     count(entry.instance) { $0.timedOut += 1 }
                     if now - entry.sent >= plan.timeoutNanoseconds { silentInstances.insert(entry.instance) }
                 }
-                if silentInstances.contains(current) { moveAway(because: "no answer within \(timeoutText)") }
+                for instance in silentInstances where clients.contains(where: { $0.current == instance }) {
+                    moveAway(from: instance, because: "no answer within \(timeoutText)")
+                }
                 // An instance left behind with nothing pending has nothing more to say that counts.
-                for (instance, sockets) in connections where instance != current && pendingPerInstance[instance] == 0 {
+                for (instance, sockets) in connections where pendingPerInstance[instance] == 0 && !clients.contains(where: { $0.current == instance }) {
                     sockets.close()
                     connections.removeValue(forKey: instance)
                     pollerIsStale = true
                 }
             }
             if now - lastPublish >= 250_000_000 {
-                progress.publish(client: plan.index, delta: delta, inFlight: pending.count, samples: samples)
+                progress.publish(thread: plan.index, delta: delta, inFlight: pending.count, samples: samples)
                 delta = StressTally()
                 samples.removeAll(keepingCapacity: true)
                 lastPublish = now
@@ -225,12 +253,11 @@ struct StressClient {
             if now >= plan.endNanoseconds && (pending.isEmpty || now >= drainEnd) { break }
 
             var waitMilliseconds = 50
-            if now < plan.endNanoseconds, pending.count < plan.maxOutstanding {
-                let next = intendedTime(scheduled)
+            if let nextDue {
                 // Rounded up: a send due in under a millisecond waits for it in poll rather than
                 // spinning through polls of zero (it leaves up to 1 ms late, which its latency,
                 // measured from the intended time, includes).
-                waitMilliseconds = next <= now ? 0 : min(50, Int((next - now + 999_999) / 1_000_000))
+                waitMilliseconds = nextDue <= now ? 0 : min(50, Int((nextDue - now + 999_999) / 1_000_000))
             }
             if pollerIsStale {
                 poller.removeAll()
@@ -257,7 +284,7 @@ struct StressClient {
                 }
             } catch {
                 if error == .interrupted { continue }
-                outcome.failure = "client \(plan.index): \(error)"
+                outcome.failure = "load thread \(plan.index): \(error)"
                 break
             }
         }
@@ -267,7 +294,7 @@ struct StressClient {
             if let key = entry.key { outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance)) }
             outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].errors["timeout", default: 0] += 1
         }
-        progress.publish(client: plan.index, delta: delta, inFlight: 0, samples: samples)
+        progress.publish(thread: plan.index, delta: delta, inFlight: 0, samples: samples)
         return outcome
     }
 }
