@@ -34,42 +34,6 @@ cores=$(nproc)
 ${CC:-cc} -O2 -o "$work/mixgen" "$here/mixgen.c" -lzmq
 ${CC:-cc} -O2 -o "$work/loadgen_curve" "$here/loadgen_curve.c" -lzmq
 
-# The mix: use case, weight, params ({{r}} {{u}} {{m}} {{k}}: see mixgen.c). POPULAR replaces
-# the restaurant of GetReviews and CalculateRestaurantScore.
-mix_lines() {
-    local scored=${1:-'{{r}}'}
-    cat <<EOF
-GetRestaurant	12	{"restaurantId":"{{r}}","userId":"{{u}}"}
-ListRestaurants	6	{"limit":20}
-SearchRestaurants	5	{"query":"Golden","limit":20}
-GetReviews	6	{"restaurantId":"$scored","limit":20}
-CalculateRestaurantScore	6	{"restaurantId":"$scored"}
-GetMenu	8	{"restaurantId":"{{r}}"}
-GetUserProfile	6	{"userId":"{{u}}"}
-LoadFeed	3	{"limit":20}
-ListOrders	3	{"userId":"{{u}}","limit":20}
-RegisterUser	8	{"name":"Mix User","email":"mix-{{k}}@example.com"}
-AddReview	10	{"userId":"{{u}}","restaurantId":"{{r}}","rating":4,"text":"Mixed load"}
-SaveFavoriteRestaurant	10	{"userId":"{{u}}","restaurantId":"{{r}}"}
-PlaceOrder	10	{"userId":"{{u}}","items":[{"itemId":"{{m}}","quantity":1}],"deliveryAddress":"1 Mix St"}
-RestockMenuItem	7	{"itemId":"{{m}}","quantity":5}
-EOF
-}
-
-# Writes the mixgen file $1 for the instances whose endpoints.json texts follow, each instance
-# taking an equal share of every line.
-write_mix() {
-    local file=$1 scored=$2; shift 2
-    : >"$file"
-    local endpoints use_case weight params
-    for endpoints in "$@"; do
-        svcd_endpoints=$endpoints
-        while IFS=$'\t' read -r use_case weight params; do
-            printf '%s\t%s\t{"v":1,"id":"{{n}}","params":%s}\n' "$weight" "$(svcd_field "$use_case")" "$params" >>"$file"
-        done < <(mix_lines "$scored")
-    done
-}
-
 # CPU seconds of the processes $@ so far (a pid that is gone counts 0). With DB_USER set, also
 # of every process of that user (the PostgreSQL server and its backends).
 cpu_of() {

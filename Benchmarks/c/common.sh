@@ -1,5 +1,6 @@
 # Shared by the baseline scripts beside it (sourced, not run): builds the C echo and client into
-# a temporary directory, starts echoes and svcd processes, and computes medians and ratios.
+# a temporary directory, starts echoes and svcd processes, writes mixgen's mix, and computes
+# medians and ratios.
 # Every process started here is stopped and the directory removed when the script exits.
 #
 # After sourcing: $work is the directory, $here this folder; call `build_c_programs` first.
@@ -53,6 +54,43 @@ start_svcd() {
 
 # The value of key $1 (a use-case name or useCaseServerKey) in svcd_endpoints.
 svcd_field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p" <<<"$svcd_endpoints"; }
+
+# The fair mix of mixgen.c (mix-curve.sh, stress-cost.sh): use case, weight, params ({{r}} {{u}}
+# {{m}} {{k}}: see mixgen.c); $1, when given, replaces the restaurant of GetReviews and
+# CalculateRestaurantScore (the popular restaurant).
+mix_lines() {
+    local scored=${1:-'{{r}}'}
+    cat <<EOF
+GetRestaurant	12	{"restaurantId":"{{r}}","userId":"{{u}}"}
+ListRestaurants	6	{"limit":20}
+SearchRestaurants	5	{"query":"Golden","limit":20}
+GetReviews	6	{"restaurantId":"$scored","limit":20}
+CalculateRestaurantScore	6	{"restaurantId":"$scored"}
+GetMenu	8	{"restaurantId":"{{r}}"}
+GetUserProfile	6	{"userId":"{{u}}"}
+LoadFeed	3	{"limit":20}
+ListOrders	3	{"userId":"{{u}}","limit":20}
+RegisterUser	8	{"name":"Mix User","email":"mix-{{k}}@example.com"}
+AddReview	10	{"userId":"{{u}}","restaurantId":"{{r}}","rating":4,"text":"Mixed load"}
+SaveFavoriteRestaurant	10	{"userId":"{{u}}","restaurantId":"{{r}}"}
+PlaceOrder	10	{"userId":"{{u}}","items":[{"itemId":"{{m}}","quantity":1}],"deliveryAddress":"1 Mix St"}
+RestockMenuItem	7	{"itemId":"{{m}}","quantity":5}
+EOF
+}
+
+# Writes the mixgen file $1 for the instances whose endpoints.json texts follow, each instance
+# taking an equal share of every line.
+write_mix() {
+    local file=$1 scored=$2; shift 2
+    : >"$file"
+    local endpoints use_case weight params
+    for endpoints in "$@"; do
+        svcd_endpoints=$endpoints
+        while IFS=$'\t' read -r use_case weight params; do
+            printf '%s\t%s\t{"v":1,"id":"{{n}}","params":%s}\n' "$weight" "$(svcd_field "$use_case")" "$params" >>"$file"
+        done < <(mix_lines "$scored")
+    done
+}
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # $1 ÷ $2 with $3 decimals (2 by default); n/a when $2 is not positive.
