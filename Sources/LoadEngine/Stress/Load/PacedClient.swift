@@ -9,14 +9,12 @@ struct PacedClient {
     var workload: StressWorkload
     /// Sends scheduled so far (the next send's slot).
     var scheduled = 0
-    /// The number of its last request (request ids are `c<index>-<number>`).
+    /// The number of its last request (see ``requestId(client:number:)``).
     var sequence: UInt64 = 0
     /// Its requests waiting for replies.
     var outstanding = 0
     /// The last slot counted as sent late for want of replies (counted once).
     var lastDelayedSlot = -1
-    /// `c<index>-`: the start of its request ids.
-    let idPrefix: String
     /// The start of its idempotency keys.
     let keyPrefix: String
 
@@ -24,25 +22,13 @@ struct PacedClient {
         self.index = index
         current = instance
         self.workload = workload
-        idPrefix = "c\(index)-"
         keyPrefix = "\(runKeyPrefix)-c\(index)-"
     }
 
-    /// The pending-table key of request `number` of client `client`: a request number stays far
-    /// below 2⁴⁰ (a year at a million requests a second).
-    static func pendingKey(client: Int, number: UInt64) -> UInt64 {
+    /// The id of request `number` of client `client`, unique in the run: the client in the high
+    /// bits, the number in the low 40 (a year at a million requests a second). Sent in decimal,
+    /// so a reply's id is read from its first bytes (``ReplyScan``) without parsing it.
+    static func requestId(client: Int, number: UInt64) -> UInt64 {
         UInt64(client) << 40 | number
-    }
-
-    /// The client index and request number of a reply's id, `c<index>-<number>`.
-    static func parse(id: String) -> (client: Int, number: UInt64)? {
-        var utf8 = Substring(id).utf8
-        guard utf8.first == UInt8(ascii: "c") else { return nil }
-        utf8 = utf8.dropFirst()
-        guard let dash = utf8.firstIndex(of: UInt8(ascii: "-")),
-            let client = Int(Substring(utf8[..<dash])), let number = UInt64(Substring(utf8[utf8.index(after: dash)...])),
-            client >= 0, client < 1 << 23, number < 1 << 40
-        else { return nil }
-        return (client, number)
     }
 }

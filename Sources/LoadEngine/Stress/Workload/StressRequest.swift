@@ -45,6 +45,13 @@ struct StressRequest: Sendable {
         return true
     }
 
+    /// Whether a successful answer's result changes nothing in the ledger (a read with no
+    /// check): its reply need not be parsed.
+    var resultIsUnchecked: Bool {
+        if case .read(.none) = effect { return true }
+        return false
+    }
+
     /// The error code a correct service may answer to this request without anything being
     /// wrong (a business refusal the workload provokes on purpose), if any.
     var expectedRefusal: WireErrorCode? {
