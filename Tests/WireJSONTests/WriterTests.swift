@@ -1,6 +1,6 @@
 import SeededRandom
 import Testing
-import WireJSON
+@testable import WireJSON
 
 /// JSONWriter: escaping, commas, numbers, splicing, buffer access.
 @Suite("Writer")
@@ -290,6 +290,17 @@ struct WriterTests {
         }
         #expect(literal == plain)
         #expect(literal == #"{"a":1,"restaurantId":{"":null}}"#)
+    }
+
+    @Test("a literal key's precondition refuses exactly the bytes JSON escapes")
+    func literalKeyPrecondition() {
+        #expect(JSONWriter.needsNoEscaping("restaurantId"))
+        #expect(JSONWriter.needsNoEscaping(""))
+        #expect(JSONWriter.needsNoEscaping("é ~/"))
+        #expect(!JSONWriter.needsNoEscaping("a\"b"))
+        #expect(!JSONWriter.needsNoEscaping("a\\b"))
+        #expect(!JSONWriter.needsNoEscaping("tab\there"))
+        #expect(!JSONWriter.needsNoEscaping("\u{1F}"))
     }
 
     @Test("reset forgets what was written and the writer can be used again")
