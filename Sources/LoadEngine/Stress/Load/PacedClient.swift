@@ -1,6 +1,6 @@
 /// One simulated client of a stress run: its own schedule, request choices, request numbers and
 /// instance. Clients are logical: a load thread (``StressThread``) runs many of them over one set
-/// of sockets, so the load generator's cost does not grow with the number of clients.
+/// of sockets, so the load generator's threads and sockets do not grow with the number of clients.
 struct PacedClient {
     /// The client's place in the run (its schedule's phase, its ids and keys).
     let index: Int

@@ -51,11 +51,22 @@ struct StressThread {
                 workload: StressWorkload(fixture: plan.fixture, mix: plan.mix, seed: plan.seed, clientIndex: index), runKeyPrefix: plan.keyPrefix)
         }
         let scan = ReplyScan()
+
+        /// Counts in the run's totals and in the instance's.
+        func count(_ instance: Int, _ change: (inout StressTally) -> Void) {
+            change(&delta)
+            change(&outcome.instances[instance])
+        }
+
+        /// Whether any client of the thread sends to `instance` now.
+        func isCurrent(_ instance: Int) -> Bool {
+            clients.contains { $0.current == instance }
+        }
+
         for client in clients.indices where cluster.isDown(clients[client].current) {
             // Its instance was not running at the start.
             guard let next = cluster.nextLive(after: clients[client].current) else { continue }
-            outcome.instances[clients[client].current].failovers += 1
-            delta.failovers += 1
+            count(clients[client].current) { $0.failovers += 1 }
             clients[client].current = next
         }
 
@@ -90,12 +101,6 @@ struct StressThread {
         let drainEnd = plan.endNanoseconds + plan.timeoutNanoseconds
         let timeoutText = Wording.seconds(Double(plan.timeoutNanoseconds) / 1e9)
 
-        /// Counts in the run's totals and in the instance's.
-        func count(_ instance: Int, _ change: (inout StressTally) -> Void) {
-            change(&delta)
-            change(&outcome.instances[instance])
-        }
-
         /// Moves every client on `instance` to the next live one (staying when there is none).
         func moveAway(from instance: Int, because reason: String) {
             guard cluster.canFailOver else { return }
@@ -114,6 +119,19 @@ struct StressThread {
             return entry
         }
 
+        /// Counts `entry` answered at `now`, with its latency.
+        func answered(_ entry: Pending, at now: UInt64) {
+            count(entry.instance) { $0.answered += 1 }
+            samples.append(LatencySample(useCase: entry.request.useCase, micros: max(1, (now &- entry.intended) / 1000)))
+        }
+
+        /// Counts `entry` answered `ok` with `result`, and applies the result to the ledger.
+        func succeeded(_ entry: Pending, _ result: JSONValue) {
+            count(entry.instance) { $0.ok += 1 }
+            outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].ok += 1
+            entry.request.recordSuccess(result, in: &outcome.ledger)
+        }
+
         func handle(_ body: [UInt8], at now: UInt64) {
             // The common case read from the reply's first bytes: a success whose result nothing
             // checks.
@@ -121,12 +139,8 @@ struct StressThread {
                 scan.succeeds(body, after: end)
             {
                 _ = settle(UInt64(number))
-                count(entry.instance) {
-                    $0.answered += 1
-                    $0.ok += 1
-                }
-                samples.append(LatencySample(useCase: entry.request.useCase, micros: max(1, (now &- entry.intended) / 1000)))
-                outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].ok += 1
+                answered(entry, at: now)
+                succeeded(entry, .null)
                 return
             }
             guard let reply = try? JSONParser.parse(body), let id = reply[WireEnvelope.Key.id]?.stringValue, let key = UInt64(id) else {
@@ -144,12 +158,9 @@ struct StressThread {
                 outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a second reply to request \(id)"))
                 return
             }
-            count(entry.instance) { $0.answered += 1 }
-            samples.append(LatencySample(useCase: entry.request.useCase, micros: max(1, (now &- entry.intended) / 1000)))
+            answered(entry, at: now)
             if reply.replySucceeded {
-                count(entry.instance) { $0.ok += 1 }
-                outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].ok += 1
-                entry.request.recordSuccess(reply.replyResult ?? .null, in: &outcome.ledger)
+                succeeded(entry, reply.replyResult ?? .null)
                 return
             }
             let code = reply.replyErrorCode ?? "unreadable_error"
@@ -170,7 +181,8 @@ struct StressThread {
         }
 
         /// Sends what client `client` has due by `now`, unless too much of it is already
-        /// waiting; returns the time it is due next, `nil` when its schedule has ended.
+        /// waiting; returns the time it is due next, `nil` when nothing is: its schedule has
+        /// ended, it waits for replies (a reply wakes the poll), or sending failed.
         func sendDue(_ client: Int, now: inout UInt64) -> UInt64? {
             while now < plan.endNanoseconds {
                 let intended = plan.intendedTime(client: clients[client].index, slot: clients[client].scheduled)
@@ -221,17 +233,14 @@ struct StressThread {
 
         while true {
             var now = MonotonicClock.nanoseconds()
-            for (instance, sockets) in connections where sockets.connectionLost() && clients.contains(where: { $0.current == instance }) {
+            for (instance, sockets) in connections where sockets.connectionLost() && isCurrent(instance) {
                 moveAway(from: instance, because: "connection lost")
             }
             // Send everything that is due; note when the next send is.
             var nextDue: UInt64?
             for client in clients.indices {
-                guard let due = sendDue(client, now: &now) else {
-                    if outcome.failure != nil { break }
-                    continue
-                }
-                nextDue = min(nextDue ?? due, due)
+                if let due = sendDue(client, now: &now) { nextDue = min(nextDue ?? due, due) }
+                if outcome.failure != nil { break }
             }
             if outcome.failure != nil { break }
 
@@ -245,11 +254,11 @@ struct StressThread {
                     count(entry.instance) { $0.timedOut += 1 }
                     if now - entry.sent >= plan.timeoutNanoseconds { silentInstances.insert(entry.instance) }
                 }
-                for instance in silentInstances where clients.contains(where: { $0.current == instance }) {
+                for instance in silentInstances where isCurrent(instance) {
                     moveAway(from: instance, because: "no answer within \(timeoutText)")
                 }
                 // An instance left behind with nothing pending has nothing more to say that counts.
-                for (instance, sockets) in connections where pendingPerInstance[instance] == 0 && !clients.contains(where: { $0.current == instance }) {
+                for (instance, sockets) in connections where pendingPerInstance[instance] == 0 && !isCurrent(instance) {
                     sockets.close()
                     connections.removeValue(forKey: instance)
                     pollerIsStale = true
