@@ -23,7 +23,6 @@ rates=(${RATES:-2500 5000 8000})
 rounds=${ROUNDS:-2}
 long=${LONG_SECONDS:-8} short=${SHORT_SECONDS:-2}
 clients=${CLIENTS:-64}
-ticks=$(getconf CLK_TCK)
 
 ${CC:-cc} -O2 -o "$work/mixgen" "$here/mixgen.c" -lzmq
 start_svcd "$work/svcd"
