@@ -56,6 +56,10 @@ struct FreelanceExchange: Sendable {
         var excluded = Set<Int>()
         var whyExcluded: RestaurantClientError?
         var lastFailure: RestaurantClientError?
+        // The first failure after which this write may have taken effect (a timeout, or an error
+        // whose outcome is unknown). It is what the call fails with when the attempts run out: a
+        // later transient refusal speaks only for its own attempt, not for the earlier one.
+        var effectUnknown: RestaurantClientError?
 
         for attempt in 0..<attempts {
             let order = roster.failoverOrder(turn: turn, lastTried: lastTried, excluded: excluded)
@@ -77,15 +81,16 @@ struct FreelanceExchange: Sendable {
                 case .success(let result):
                     roster.recordReply(target.instance)
                     return .success(result)
-                case .failure(.service(let code, let message)):
+                case .failure(.service(let code, let message, let outcome)):
                     let wireCode = WireErrorCode(rawValue: code)
                     if wireCode == .unavailable {
                         roster.recordFailure(target.instance, fileStamp: target.fileStamp)
                     } else {
                         roster.recordReply(target.instance)
                     }
-                    let error = RestaurantClientError.service(code: code, message: message)
-                    guard mayResend(after: wireCode, message: message, job) else { return .failure(error) }
+                    let error = RestaurantClientError.service(code: code, message: message, outcome: outcome)
+                    guard mayResend(after: wireCode, outcome: error.wireOutcome, job) else { return .failure(error) }
+                    if error.wireOutcome == .unknown { effectUnknown = effectUnknown ?? error }
                     lastFailure = error
                 case .failure(let error):
                     return .failure(error)
@@ -93,6 +98,7 @@ struct FreelanceExchange: Sendable {
             case .timedOut:
                 roster.recordFailure(target.instance, fileStamp: target.fileStamp)
                 guard mayResendAfterTimeout(job) else { return .failure(.timeout) }
+                if job.useCase.writes { effectUnknown = effectUnknown ?? .timeout }
                 lastFailure = .timeout
             case .unreachable(let error):
                 roster.recordFailure(target.instance, fileStamp: target.fileStamp)
@@ -101,7 +107,7 @@ struct FreelanceExchange: Sendable {
                 return .failure(error)
             }
         }
-        return .failure(lastFailure ?? whyExcluded ?? .timeout)
+        return .failure(effectUnknown ?? lastFailure ?? whyExcluded ?? .timeout)
     }
 
     /// The first instance of `order` that has an address for `useCase` now; the others it
@@ -204,7 +210,7 @@ struct FreelanceExchange: Sendable {
         }
         switch WireEnvelope.readReply(value) {
         case .success((_, .success(let result))): return .success(result)
-        case .success((_, .failure(let code, let message))): return .failure(.service(code: code, message: message))
+        case .success((_, .failure(let code, let message, let outcome))): return .failure(.service(code: code, message: message, outcome: outcome))
         case .failure(let shape): return .failure(.malformedReply(shape.description))
         }
     }

@@ -1,10 +1,17 @@
 import WireContract
 
 /// Everything a ``RestaurantClient`` call can fail with.
+///
+/// A write that failed with ``timeout`` or with an error whose ``wireOutcome`` is
+/// ``WireErrorOutcome/unknown`` may have taken effect (once: its attempts shared one idempotency
+/// key); every other failure had no effect. When a call's attempts run out after one of those, it
+/// fails with that one, not with a later transient refusal.
 public enum RestaurantClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// svcd answered `ok: false`. `code` is the wire code (`"not_found"`, …; see ``wireCode``),
-    /// `message` the plain-English explanation (for people and logs; branch on `code`).
-    case service(code: String, message: String)
+    /// `message` the plain-English explanation (for people and logs; branch on `code`),
+    /// `outcome` the error's outcome when it has one (`"unknown"`: a write whose commit outcome
+    /// is unknown; see ``wireOutcome``). Without an outcome the call had no effect.
+    case service(code: String, message: String, outcome: String?)
     /// No reply arrived within the timeout, after any automatic retries.
     case timeout
     /// The service cannot be reached: no endpoints file, no address for the use case, or the
@@ -23,10 +30,18 @@ public enum RestaurantClientError: Error, Sendable, Hashable, CustomStringConver
     /// error; `nil` for the other cases and for a code this client version does not know.
     public var wireCode: WireErrorCode? {
         switch self {
-        case .service(let code, _): WireErrorCode(rawValue: code)
+        case .service(let code, _, _): WireErrorCode(rawValue: code)
         case .gone: .gone
         default: nil
         }
+    }
+
+    /// The typed outcome of a ``service(code:message:outcome:)`` error: ``WireErrorOutcome/unknown``
+    /// when the call was a write that may have taken effect; `nil` when it had no effect (and for
+    /// the other cases, and a value this client version does not know).
+    public var wireOutcome: WireErrorOutcome? {
+        guard case .service(_, _, let outcome?) = self else { return nil }
+        return WireErrorOutcome(rawValue: outcome)
     }
 
     /// Of a ``gone(firstSeq:message:)`` error: the oldest seq the event log keeps.
@@ -38,7 +53,8 @@ public enum RestaurantClientError: Error, Sendable, Hashable, CustomStringConver
     /// A one-line description for logs.
     public var description: String {
         switch self {
-        case .service(let code, let message): "service error \(code): \(message)"
+        case .service(let code, let message, let outcome):
+            "service error \(code)\(outcome.map { " (outcome \($0))" } ?? ""): \(message)"
         case .timeout: "no reply within the timeout"
         case .unavailable(let reason): "service unavailable: \(reason)"
         case .invalidArgument(let reason): "invalid argument: \(reason)"

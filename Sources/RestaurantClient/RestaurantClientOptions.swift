@@ -23,7 +23,7 @@ public struct RestaurantClientOptions: Sendable, Hashable {
     public var timeout: Duration
     /// How many times a call may be sent again after its first attempt (default 2), for a
     /// timeout, an unreachable instance, an `overloaded`, `deadline_exceeded` or `unavailable`
-    /// reply, or an `internal` reply to a keyed write whose commit outcome is unknown. A client
+    /// reply, or an error whose `outcome` is `unknown` to a keyed write. A client
     /// of `n` instances makes at least `n` attempts whatever this says.
     public var retries: Int
     /// The pause before the first resend to an instance the call already tried (default 50 ms);

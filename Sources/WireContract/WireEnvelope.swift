@@ -5,7 +5,8 @@ import WireJSON
 /// - request `{"v":1,"id":"…","params":{…},"deadlineMs":…,"idempotencyKey":"…"}` (admin requests
 ///   add `"op"`),
 /// - success `{"v":1,"id":…,"ok":true,"result":{…}}`,
-/// - failure `{"v":1,"id":…,"ok":false,"error":{"code":"…","message":"…"}}`.
+/// - failure `{"v":1,"id":…,"ok":false,"error":{"code":"…","message":"…"}}`, the error adding
+///   `"outcome":"unknown"` for a write whose commit outcome is unknown.
 ///
 /// The member names are spelled here and nowhere else; the service's decoder and encoder, the
 /// client library, svcctl, the benchmarks and the tests use them.
@@ -37,6 +38,8 @@ public enum WireEnvelope {
         public static let code = WireKey("code")
         /// `message` (inside `error`): what went wrong, in plain words.
         public static let message = WireKey("message")
+        /// `outcome` (inside `error`, optional): a ``WireErrorOutcome``'s raw value.
+        public static let outcome = WireKey("outcome")
     }
 
     /// A use-case request.
@@ -86,20 +89,28 @@ extension WireEnvelope {
     public enum Reply: Sendable, Hashable {
         /// `"ok":true`, with its `result`.
         case success(result: JSONObject)
-        /// `"ok":false`, with its error's code (as sent: codes this version does not know stay
-        /// readable) and message.
-        case failure(code: String, message: String)
+        /// `"ok":false`, with its error's code and outcome (as sent: values this version does not
+        /// know stay readable) and message.
+        case failure(code: String, message: String, outcome: String?)
 
         /// The code as a ``WireErrorCode`` (`nil` on success or for a code this version does not
         /// know).
         public var errorCode: WireErrorCode? {
-            guard case .failure(let code, _) = self else { return nil }
+            guard case .failure(let code, _, _) = self else { return nil }
             return WireErrorCode(rawValue: code)
+        }
+
+        /// The outcome as a ``WireErrorOutcome`` (`nil` on success, when the error has none, or
+        /// for a value this version does not know).
+        public var errorOutcome: WireErrorOutcome? {
+            guard case .failure(_, _, let outcome?) = self else { return nil }
+            return WireErrorOutcome(rawValue: outcome)
         }
     }
 
     /// Reads a parsed reply: an object with `v` = 1, a boolean `ok`, and a `result` object
-    /// (success) or an `error` object with a string `code` (failure; `message` may be missing).
+    /// (success) or an `error` object with a string `code` (failure; `message` may be missing,
+    /// `outcome` is read when it is a string).
     /// Returns the reply and its `id` (`nil` when absent or `null`), or what is wrong with it, in
     /// plain words.
     public static func readReply(_ value: JSONValue) -> Result<(id: String?, reply: Reply), ReplyShapeError> {
@@ -118,7 +129,8 @@ extension WireEnvelope {
             guard let error = envelope[Key.error.name]?.objectValue, let code = error[Key.code.name]?.stringValue else {
                 return .failure(ReplyShapeError("a failure reply without \(Key.error.name).\(Key.code.name)"))
             }
-            return .success((id, .failure(code: code, message: error[Key.message.name]?.stringValue ?? "")))
+            let message = error[Key.message.name]?.stringValue ?? ""
+            return .success((id, .failure(code: code, message: message, outcome: error[Key.outcome.name]?.stringValue)))
         case nil:
             return .failure(ReplyShapeError("the reply has no boolean \(Key.ok.name)"))
         }
@@ -170,7 +182,12 @@ extension JSONValue {
         self[WireEnvelope.Key.error]?[WireEnvelope.Key.code]?.stringValue
     }
 
-    /// Of a failure reply: its `error.message`.
+    /// Of a failure reply: its `error.outcome` (`nil` when absent or not one this version knows).
+    public var replyErrorOutcome: WireErrorOutcome? {
+        self[WireEnvelope.Key.error]?[WireEnvelope.Key.outcome]?.stringValue.flatMap(WireErrorOutcome.init(rawValue:))
+    }
+
+    /// Of a failure reply: its `error.message`, for people and logs: nothing decides from it.
     public var replyErrorMessage: String? {
         self[WireEnvelope.Key.error]?[WireEnvelope.Key.message]?.stringValue
     }

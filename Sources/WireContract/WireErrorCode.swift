@@ -20,7 +20,8 @@ public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
     case deadlineExceeded = "deadline_exceeded"
     /// The service is draining or stopping; nothing was done.
     case unavailable
-    /// An unexpected failure inside the service; the request may or may not have had effect.
+    /// A failure inside the service. It had no effect unless the error's `outcome` is
+    /// ``WireErrorOutcome/unknown`` (a write whose commit outcome is unknown).
     case `internal`
     /// The event log no longer keeps the events asked for (they were pruned); the error's
     /// `firstSeq` is the oldest it keeps. Only the event log answers it.
@@ -40,4 +41,13 @@ extension WireErrorCode: CustomStringConvertible {
     /// The wire code: a message that names an error code names it as the contract does
     /// (`invalid_input`, not the Swift case `invalidInput`).
     public var description: String { rawValue }
+}
+
+/// `error.outcome` of a failure reply: present only when the request may have taken effect.
+/// Every failure reply without it had no effect. Clients decide from `code` and `outcome`, never
+/// from `message`.
+public enum WireErrorOutcome: String, Sendable, Hashable, CaseIterable {
+    /// The request was a write whose commit outcome is unknown (the code is `internal`): it took
+    /// effect once or not at all. Resend it only with the same `idempotencyKey`.
+    case unknown
 }

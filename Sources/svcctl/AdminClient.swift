@@ -64,10 +64,12 @@ struct AdminClient {
         throw CtlFailure(ExitStatus.serviceError, "\(what) failed: \(describeError(envelope))")
     }
 
-    /// `code: message` of an error envelope.
+    /// `code: message` of an error envelope; `code (outcome unknown): message` when the error
+    /// says the request may have taken effect.
     static func describeError(_ envelope: JSONValue) -> String {
         let code = envelope.replyErrorCode ?? "unknown_error"
+        let outcome = envelope.replyErrorOutcome.map { " (outcome \($0.rawValue))" } ?? ""
         let message = envelope.replyErrorMessage ?? "(no message)"
-        return "\(code): \(message)"
+        return "\(code)\(outcome): \(message)"
     }
 }

@@ -5,7 +5,8 @@ import WireJSON
 /// `svcctl call USECASE [JSON]`: sends one request to a use-case endpoint (plain DEALER, no
 /// CURVE) and prints the reply. Exit 0 if it succeeded; 69 if the service could not take the
 /// request now, with no effect, so it may be sent again (`unavailable`: draining or its store
-/// away; `overloaded`; `deadline_exceeded`); 1 for any other error it answered.
+/// away; `overloaded`; `deadline_exceeded`); 75, as for no answer, if the error's outcome is
+/// unknown (the write may have taken effect); 1 for any other error it answered.
 struct CallCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
@@ -49,10 +50,15 @@ struct CallCommand: ParsableCommand {
                 printOut(prettyJSON(envelope.replyResult ?? .object(JSONObject())))
             }
             if !ok {
-                let code = envelope.replyErrorCode ?? ""
-                let status = WireErrorCode(rawValue: code)?.isSafeToResend == true ? ExitStatus.unavailable : ExitStatus.serviceError
+                let status = Self.exitStatus(code: envelope.replyErrorCode.flatMap(WireErrorCode.init(rawValue:)), outcome: envelope.replyErrorOutcome)
                 throw CtlFailure(status, "\(useCase) failed: \(AdminClient.describeError(envelope))")
             }
         }
+    }
+
+    /// The exit status of an error reply, from its typed code and outcome (never its message).
+    static func exitStatus(code: WireErrorCode?, outcome: WireErrorOutcome?) -> Int32 {
+        if outcome == .unknown { return ExitStatus.timedOut }
+        return code?.isSafeToResend == true ? ExitStatus.unavailable : ExitStatus.serviceError
     }
 }

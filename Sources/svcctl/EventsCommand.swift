@@ -122,7 +122,7 @@ struct EventsCommand: ParsableCommand {
         switch error {
         case .gone(let firstSeq, let message):
             CtlFailure(ExitStatus.serviceError, "the event log no longer keeps those events; the oldest it keeps is seq \(firstSeq) (\(message))")
-        case .service(let code, let message):
+        case .service(let code, let message, _):
             WireErrorCode(rawValue: code)?.isSafeToResend == true
                 ? CtlFailure(ExitStatus.unavailable, "\(code): \(message)") : CtlFailure(ExitStatus.serviceError, "\(code): \(message)")
         case .timeout:

@@ -15,7 +15,7 @@ enum ExitStatus {
     static let dataError: Int32 = 65
     /// `EX_UNAVAILABLE`: the service is not there or refused the connection.
     static let unavailable: Int32 = 69
-    /// `EX_TEMPFAIL`: no answer within the timeout.
+    /// `EX_TEMPFAIL`: no answer within the timeout, or (`call`) an answer whose outcome is unknown.
     static let timedOut: Int32 = 75
 }
 

@@ -1,9 +1,10 @@
 import Foundation
 @testable import RestaurantClient
 import Testing
+import WireContract
 
 /// The failover bookkeeping without sockets or clocks: cool-downs, their end, the order a call
-/// tries instances in, and which `internal` messages allow a resend.
+/// tries instances in, and which error replies allow a resend.
 @Suite struct FailoverRosterTests {
     private static func stamp(inode: UInt64) -> EndpointsFileStamp {
         var info = stat()
@@ -76,17 +77,19 @@ import Testing
         #expect(roster.failoverOrder(turn: 0, lastTried: untried, excluded: []) == [1, 2, 0])
     }
 
-    @Test func onlyAnUnknownCommitOutcomeMakesInternalResendable() {
-        for message in [
-            "the commit outcome is unknown; retrying with the same idempotencyKey is safe",
-            "Commit outcome unknown", "the outcome of the write is not known", "outcome uncertain",
-            "retry with the same idempotency key",
-        ] {
-            #expect(FreelanceExchange.saysCommitOutcomeIsUnknown(message), "\(message)")
+    @Test func onlyTransientCodesAndAKeyedWriteOfUnknownOutcomeAreResent() {
+        func job(_ useCase: UseCaseName, key: String?) -> FreelanceExchange.Job {
+            FreelanceExchange.Job(
+                useCase: useCase, requestID: "r", idempotencyKey: key, body: [], options: RestaurantClientOptions(), onAttempt: { _ in })
         }
-        for message in ["internal error", "", "unknown failure", "the database failed"] {
-            #expect(!FreelanceExchange.saysCommitOutcomeIsUnknown(message), "\(message)")
+        let keyedWrite = job(.registerUser, key: "k-1")
+        for code in WireErrorCode.allCases {
+            #expect(FreelanceExchange.mayResend(after: code, outcome: nil, keyedWrite) == code.isSafeToResend, "\(code)")
         }
+        #expect(FreelanceExchange.mayResend(after: .internal, outcome: .unknown, keyedWrite))
+        #expect(!FreelanceExchange.mayResend(after: .internal, outcome: .unknown, job(.registerUser, key: nil)), "no key: a resend could apply twice")
+        #expect(!FreelanceExchange.mayResend(after: .internal, outcome: .unknown, job(.getRestaurant, key: "k-2")), "a read has no commit")
+        #expect(!FreelanceExchange.mayResend(after: nil, outcome: nil, keyedWrite), "a code this version does not know")
     }
 
     @Test func attemptBudgetAndWorstCase() {

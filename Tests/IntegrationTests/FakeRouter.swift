@@ -97,6 +97,7 @@ func okReply(_ id: String, _ result: String) -> String {
     #"{"v":1,"id":"\#(id)","ok":true,"result":\#(result)}"#
 }
 
-func errorReply(_ id: String, _ code: String, message: String = "try again") -> String {
-    #"{"v":1,"id":"\#(id)","ok":false,"error":{"code":"\#(code)","message":"\#(message)"}}"#
+func errorReply(_ id: String, _ code: String, message: String = "try again", outcome: String? = nil) -> String {
+    let outcomeMember = outcome.map { #","outcome":"\#($0)""# } ?? ""
+    return #"{"v":1,"id":"\#(id)","ok":false,"error":{"code":"\#(code)","message":"\#(message)"\#(outcomeMember)}}"#
 }

@@ -248,11 +248,13 @@ private let schedulingSlack = Duration.seconds(10)
     }
 
     @Test func internalIsResentOnlyForAKeyedWriteWhoseOutcomeIsUnknown() async throws {
-        let unknownOutcome = "the commit outcome is unknown; retrying with the same idempotencyKey is safe"
+        // The decision comes from `outcome` alone: the first router's message says nothing of it,
+        // the second's speaks of an unknown outcome but the member is absent.
+        let saysUnknown = "the commit outcome is unknown; retrying with the same idempotencyKey is safe"
         let (routers, addresses) = try await startRouters([
-            { index, id in index == 0 ? errorReply(id, "internal", message: unknownOutcome) : answersUser(index, id) },
-            { _, id in errorReply(id, "internal", message: "internal error") },
-            { _, id in errorReply(id, "internal", message: unknownOutcome) },
+            { index, id in index == 0 ? errorReply(id, "internal", message: "internal error", outcome: "unknown") : answersUser(index, id) },
+            { _, id in errorReply(id, "internal", message: saysUnknown) },
+            { _, id in errorReply(id, "internal", message: "internal error", outcome: "unknown") },
         ])
         let options = RestaurantClientOptions(timeout: .seconds(5), retries: 2, backoff: .milliseconds(10), coolDown: .seconds(60))
         // Single-instance clients, so the resends are visible at one router.
@@ -266,15 +268,47 @@ private let schedulingSlack = Duration.seconds(10)
         let plainError = await #expect(throws: RestaurantClientError.self) {
             try await plain.registerUser(name: "Fake", email: "fake@example.com")
         }
-        #expect(plainError == .service(code: "internal", message: "internal error"))
-        #expect(routers[1].requests == 1, "a plain internal error may have had effect: returned, not resent")
+        #expect(plainError == .service(code: "internal", message: saysUnknown, outcome: nil))
+        #expect(plainError?.wireOutcome == nil)
+        #expect(routers[1].requests == 1, "without an outcome an internal error had no effect and is not transient: returned, not resent")
 
         let read = try RestaurantClient(endpoints: [.getRestaurant: addresses[2]], options: options)
         let readError = await #expect(throws: RestaurantClientError.self) {
             try await read.getRestaurant(id: "r-fake")
         }
-        #expect(readError?.wireCode == .internal)
+        #expect(readError?.wireCode == .internal && readError?.wireOutcome == .unknown)
         #expect(routers[2].requests == 1, "a read binds no key, so internal is returned")
+        await stopAll(routers)
+    }
+
+    @Test func aWriteOfUnknownOutcomeIsNotReportedAsNoEffectByALaterRefusal() async throws {
+        // The first attempt's commit outcome is unknown (or it gets no reply); every resend is
+        // refused `overloaded`. The call must fail with the unknown outcome, not the refusal.
+        let (routers, addresses) = try await startRouters([
+            { index, id in index == 0 ? errorReply(id, "internal", message: "internal error", outcome: "unknown") : errorReply(id, "overloaded") },
+            { index, id in index == 0 ? nil : errorReply(id, "overloaded") },
+        ])
+        let options = RestaurantClientOptions(timeout: .milliseconds(500), retries: 2, backoff: .milliseconds(10), coolDown: .seconds(60))
+        let committing = try RestaurantClient(endpoints: [.registerUser: addresses[0]], options: options)
+        let unknown = await #expect(throws: RestaurantClientError.self) {
+            try await committing.registerUser(name: "Fake", email: "fake@example.com")
+        }
+        #expect(unknown?.wireCode == .internal && unknown?.wireOutcome == .unknown, "\(String(describing: unknown))")
+        #expect(routers[0].requests == 3)
+
+        let silent = try RestaurantClient(endpoints: [.registerUser: addresses[1]], options: options)
+        let timedOut = await #expect(throws: RestaurantClientError.self) {
+            try await silent.registerUser(name: "Fake", email: "fake@example.com")
+        }
+        #expect(timedOut == .timeout, "\(String(describing: timedOut))")
+        #expect(routers[1].requests == 3)
+
+        // A read has no effect to be unknown: the last failure is returned.
+        let read = try RestaurantClient(endpoints: [.getRestaurant: addresses[1]], options: options)
+        let readError = await #expect(throws: RestaurantClientError.self) {
+            try await read.getRestaurant(id: "r-fake")
+        }
+        #expect(readError?.wireCode == .overloaded, "\(String(describing: readError))")
         await stopAll(routers)
     }
 

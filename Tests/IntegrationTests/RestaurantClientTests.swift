@@ -21,8 +21,9 @@ private func expectServiceError<T>(
     do {
         let value = try await body()
         Issue.record("expected \(code), got \(value)", sourceLocation: sourceLocation)
-    } catch .service(let actual, let message) {
+    } catch .service(let actual, let message, let outcome) {
         #expect(actual == code, "\(message)", sourceLocation: sourceLocation)
+        #expect(outcome == nil, "a refusal had no effect: \(message)", sourceLocation: sourceLocation)
         return message
     } catch {
         Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)

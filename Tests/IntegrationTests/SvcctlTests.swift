@@ -277,6 +277,32 @@ private func writeEndpointsFile(
         #expect(outcome.status == 69, "\(outcome)")
     }
 
+    @Test func callExitStatusComesFromTheCodeAndOutcomeNotTheMessage() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let saysUnknown = "its outcome is unknown; retrying with the same idempotencyKey is safe"
+        // Request n gets answer n: the outcome member decides, whatever the message says.
+        let answers: [(code: String, message: String, outcome: String?, status: Int32)] = [
+            ("internal", "internal error", "unknown", 75),
+            ("internal", saysUnknown, nil, 1),
+            ("overloaded", saysUnknown, nil, 69),
+            ("business_rule", "nothing was ordered", nil, 1),
+        ]
+        let router = FakeRouter { index, id in
+            index < answers.count ? errorReply(id, answers[index].code, message: answers[index].message, outcome: answers[index].outcome) : nil
+        }
+        let address = try await router.start()
+        let file: JSONValue = ["pid": .int(Int(getpid())), "useCases": ["PlaceOrder": .string(address)]]
+        try Data(file.encoded()).write(to: URL(fileURLWithPath: directory).appendingPathComponent("endpoints.json"))
+        for answer in answers {
+            let outcome = try await svcctl(["call", "PlaceOrder", "{}", "--data-dir", directory, "--timeout", "5"])
+            #expect(outcome.status == answer.status, "\(answer): \(outcome)")
+            #expect(outcome.stderr.contains(answer.outcome == nil ? "\(answer.code):" : "\(answer.code) (outcome unknown):"), "\(outcome.stderr)")
+        }
+        #expect(router.requests == answers.count)
+        await router.stop()
+    }
+
     // MARK: svcctl's admin client against a fake admin endpoint
 
     @Test func adminOpsAgainstAFakeEndpoint() async throws {

@@ -155,6 +155,8 @@ public struct Reply: Sendable, CustomStringConvertible {
     public var code: String? { json?["error"]?["code"]?.stringValue }
     /// `error.message`.
     public var message: String? { json?["error"]?["message"]?.stringValue }
+    /// `error.outcome` (`"unknown"`: a write whose commit outcome is unknown).
+    public var outcome: String? { json?["error"]?["outcome"]?.stringValue }
 
     /// The body as text.
     public var description: String { String(decoding: body, as: UTF8.self) }

@@ -160,7 +160,7 @@ struct EventFollower: Sendable {
             ) {
             case .success(let read): page = read
             case .failure(let error):
-                if case .service(let code, _) = error, WireErrorCode(rawValue: code).map({ !$0.isSafeToResend }) ?? true {
+                if case .service(let code, _, _) = error, WireErrorCode(rawValue: code).map({ !$0.isSafeToResend }) ?? true {
                     throw .fatal(error)
                 }
                 throw .instanceFailed(error)

@@ -49,7 +49,7 @@ enum EventLogExchange {
             } catch {
                 return .failure(error)
             }
-        case .failure(.service(let code, let message)) where WireErrorCode(rawValue: code) == .gone:
+        case .failure(.service(let code, let message, _)) where WireErrorCode(rawValue: code) == .gone:
             // `gone` says where the log resumes, in a member of its own.
             let error = (try? JSONParser.parse(frames[0]))?[WireEnvelope.Key.error]
             guard let firstSeq = error?[WireEvent.Result.firstSeq]?.intValue else {

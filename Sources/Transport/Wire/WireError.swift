@@ -1,7 +1,8 @@
 import Domain
 import WireContract
 
-/// An error reply: a wire code and a plain-words message.
+/// An error reply: a wire code, a plain-words message, and what the request's effect may have
+/// been when it is not "none".
 public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The code.
     public let code: WireErrorCode
@@ -10,12 +11,16 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
     /// For `gone`: the oldest seq the event log keeps, sent as the error's `firstSeq` so a client
     /// knows where the log resumes without reading the message.
     public let firstSeq: Int64?
+    /// Sent as the error's `outcome` when the request may have taken effect (a write whose commit
+    /// outcome is unknown); `nil`, the member left out, when it had none.
+    public let outcome: WireErrorOutcome?
 
     /// Creates an error reply.
-    public init(_ code: WireErrorCode, _ message: String, firstSeq: Int64? = nil) {
+    public init(_ code: WireErrorCode, _ message: String, firstSeq: Int64? = nil, outcome: WireErrorOutcome? = nil) {
         self.code = code
         self.message = message
         self.firstSeq = firstSeq
+        self.outcome = outcome
     }
 
     /// "code: message".
@@ -23,8 +28,8 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The one place where errors become wire codes: domain errors by kind; wire errors as they
     /// are; an unreachable store is `unavailable` (nothing happened) and a write whose commit
-    /// outcome is unknown is `internal`, saying so; anything else is `internal` (its details are
-    /// logged, not sent).
+    /// outcome is unknown is `internal` with the outcome ``WireErrorOutcome/unknown``; anything
+    /// else is `internal` (its details are logged, not sent).
     public init(mapping error: any Error) {
         switch error {
         case let wire as WireError:
@@ -45,7 +50,10 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
             case .busy:
                 self.init(.overloaded, "the service is too busy to take this request now; it had no effect, send it again after a pause")
             case .outcomeUnknown:
-                self.init(.internal, "the connection to the database was lost while the write was being committed, so its outcome is unknown; retrying with the same idempotencyKey is safe")
+                self.init(
+                    .internal, "the connection to the database was lost while the write was being committed, so its outcome is unknown; retrying with the same idempotencyKey is safe",
+                    outcome: .unknown
+                )
             }
         default:
             self.init(.internal, "internal error")

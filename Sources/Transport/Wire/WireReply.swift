@@ -21,7 +21,8 @@ public enum WireReply {
         return writer.bytes
     }
 
-    /// `{"v":1,"id":…,"ok":false,"error":{"code":…,"message":…}}`.
+    /// `{"v":1,"id":…,"ok":false,"error":{"code":…,"message":…}}`, the error adding `firstSeq`
+    /// and `outcome` when the error has them.
     public static func failure(id: String?, error: WireError) -> [UInt8] {
         var writer = JSONWriter(capacity: 160)
         return failure(id: id, error: error, using: &writer)
@@ -42,6 +43,10 @@ public enum WireReply {
         if let firstSeq = error.firstSeq {
             writer.key(literal: WireEvent.Result.firstSeq.literal)
             writer.int(Int(firstSeq))
+        }
+        if let outcome = error.outcome {
+            writer.key(literal: WireEnvelope.Key.outcome.literal)
+            writer.string(outcome.rawValue)
         }
         writer.endObject()
         writer.endObject()

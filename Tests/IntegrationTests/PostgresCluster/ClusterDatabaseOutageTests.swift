@@ -8,8 +8,8 @@ import WireTestSupport
 
 extension PostgresClusterSuite {
     /// PostgreSQL stopped and started again under load: while it is away every request is
-    /// answered within 2 s (`unavailable`, or `internal` saying the outcome is unknown for a
-    /// write caught committing), none hangs and no svcd crashes; once it is back, every instance
+    /// answered within 2 s (`unavailable`, or `internal` with outcome `unknown` for a write caught
+    /// committing), none hangs and no svcd crashes; once it is back, every instance
     /// serves again by itself; no acknowledged write is lost, and the unknown ones are settled by
     /// resending them with their keys; the event sequence has no gap and one event per stored
     /// write.
@@ -111,15 +111,17 @@ extension PostgresClusterSuite {
             let whileDown = records.filter { $0.sentAt >= down && ($0.answeredAt ?? .now) <= resuming }
             #expect(whileDown.count >= 2 * clients.count)
             for record in whileDown {
-                let unknownCommit = record.code == "internal" && record.reply?.message?.contains("outcome is unknown") == true
-                    && record.request.idempotencyKey != nil
+                let unknownCommit = record.code == "internal" && record.reply?.outcome == "unknown" && record.request.idempotencyKey != nil
                 #expect(record.code == "unavailable" || unknownCommit, "sent while the database was down: \(String(describing: record.reply))")
             }
             // Around the pause and the resume: ok, unavailable, overloaded (a request that waited in
             // vain for a connection while others still succeeded, as the database went) or an
             // unknown commit outcome, nothing else; each had no effect but the last.
             for record in records where record.reply != nil && !record.ok && record.code != "unavailable" && record.code != "overloaded" {
-                #expect(record.code == "internal" && record.reply?.message?.contains("outcome is unknown") == true, "\(String(describing: record.reply))")
+                #expect(record.code == "internal" && record.reply?.outcome == "unknown", "\(String(describing: record.reply))")
+            }
+            for record in records where record.reply != nil && record.code != "internal" {
+                #expect(record.reply?.outcome == nil, "only an unknown commit outcome has an outcome: \(String(describing: record.reply))")
             }
             for instance in cluster.indices {
                 #expect(cluster.child(instance).isRunning, "instance \(instance) still runs:\n\(cluster.stderrTexts)")
@@ -131,7 +133,7 @@ extension PostgresClusterSuite {
 
             // Writes whose commit outcome is unknown are settled by resending them with their keys.
             var settled: [Reply] = []
-            for record in records where record.code == "internal" {
+            for record in records where record.reply?.outcome == "unknown" {
                 let again = try await cluster.send(record.request.useCase, on: record.instance, record.request.params, idempotencyKey: record.request.idempotencyKey)
                 try #require(again.ok == true, "resending an unknown write: \(again)")
                 settled.append(again)

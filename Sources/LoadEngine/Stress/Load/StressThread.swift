@@ -176,7 +176,10 @@ struct StressThread {
                 }
             } else {
                 count(entry.instance) { $0.unexpected += 1 }
-                if let key = entry.key { outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance)) }
+                // Only an error whose outcome is unknown may have taken effect; any other had none.
+                if reply.replyErrorOutcome == .unknown, let key = entry.key {
+                    outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance))
+                }
             }
         }
 

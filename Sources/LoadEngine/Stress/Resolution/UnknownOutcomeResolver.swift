@@ -62,10 +62,16 @@ struct UnknownOutcomeResolver {
                 summary.stillUnknown += 1
             }
         } else {
-            // An error such as `internal` leaves the resend's own effect unknown.
+            // The original stays unknown. With bound keys the resend is the same write (one effect
+            // at most, between them); without, it is a new one, which took effect only if its
+            // error's outcome is unknown (any other error had none).
             summary.unexpectedErrors += 1
-            request.recordUnknown(in: &ledger)
-            if keysHonoured { summary.stillUnknown += 1 }
+            if keysHonoured {
+                request.recordUnknown(in: &ledger)
+                summary.stillUnknown += 1
+            } else if answer.replyErrorOutcome == .unknown {
+                request.recordUnknown(in: &ledger)
+            }
         }
     }
 }

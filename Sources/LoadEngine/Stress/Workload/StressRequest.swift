@@ -132,7 +132,7 @@ struct StressRequest: Sendable {
         }
     }
 
-    /// Notes a write whose outcome is unknown (no answer, or an unexpected error).
+    /// Notes a write whose outcome is unknown (no answer, or an error whose `outcome` is `unknown`).
     func recordUnknown(in ledger: inout StressLedger) {
         switch effect {
         case .saveFavorite(let user, let restaurant): ledger.unknownFavorites[user, default: []].insert(restaurant)
