@@ -125,12 +125,12 @@ public func buildService(
         var adminLogger = logger
         adminLogger[metadataKey: "endpoint"] = "\(AdminEndpoint.name)"
         admin = try AdminEndpoint(
-            address: configuration.address(offset: 0), serverSecretKey: keys.server.secretKey,
+            address: configuration.address(offset: PortLayout.adminOffset), serverSecretKey: keys.server.secretKey,
             authorizedKeysPath: keys.authorizedKeysFile,
             handler: { request in try await operations.handle(request) },
             logger: adminLogger
         )
-        let boundAdmin = try await EndpointBindFailure.naming(AdminEndpoint.name, configuration.address(offset: 0)) { try await admin.start() }
+        let boundAdmin = try await EndpointBindFailure.naming(AdminEndpoint.name, configuration.address(offset: PortLayout.adminOffset)) { try await admin.start() }
         late.setAdminAddress(boundAdmin)
         let file = EndpointsFile(
             pid: ProcessInfo.processInfo.processIdentifier, admin: boundAdmin, adminServerKey: keys.server.publicKey,
