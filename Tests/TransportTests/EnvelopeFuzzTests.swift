@@ -399,35 +399,39 @@ private func useCaseFields(_ ids: FixtureIds) -> [UseCaseName: [FieldSpec]] {
     func int(_ name: String, _ value: Int, required: Bool = true) -> FieldSpec { FieldSpec(name: name, kind: .int, required: required, valid: .int(value)) }
     func double(_ name: String, _ value: Double, required: Bool = true) -> FieldSpec { FieldSpec(name: name, kind: .double, required: required, valid: .double(value)) }
     let items = FieldSpec(name: "items", kind: .orderItems, required: true, valid: .array([.object([("itemId", .text(ids.item)), ("quantity", .int(1))])]))
-    return [
-        .registerUser: [string("name", "Fuzz Person"), string("email", "fuzz.person@example.com")],
-        .getUserProfile: [id("userId", ids.user)],
-        .updateUserProfile: [id("userId", ids.user), string("name", "Renamed Person", required: false), string("email", "renamed.person@example.com", required: false)],
-        .deactivateUser: [id("userId", ids.deactivatedUser)],
-        .startSubscription: [id("userId", ids.user), int("months", 3)],
-        .createRestaurant: [
+    // An exhaustive switch: a use case added to the contract without its fields here does not compile.
+    func fields(_ useCase: UseCaseName) -> [FieldSpec] {
+        switch useCase {
+        case .registerUser: [string("name", "Fuzz Person"), string("email", "fuzz.person@example.com")]
+        case .getUserProfile: [id("userId", ids.user)]
+        case .updateUserProfile: [id("userId", ids.user), string("name", "Renamed Person", required: false), string("email", "renamed.person@example.com", required: false)]
+        case .deactivateUser: [id("userId", ids.deactivatedUser)]
+        case .startSubscription: [id("userId", ids.user), int("months", 3)]
+        case .createRestaurant: [
             string("name", "Fuzz Diner"), string("cuisine", "Diner"), int("priceLevel", 2), string("address", "1 Fuzz Way"),
             double("latitude", 40.5), double("longitude", -73.9), string("imageUrl", "https://images.example.com/f.jpg", required: false),
             string("phoneNumber", "+1-555-0100", required: false), string("website", "https://fuzz.example.com", required: false),
             FieldSpec(name: "openingHours", kind: .stringArray, required: false, valid: .array([.text("Mon-Fri 09:00-17:00")])),
-        ],
-        .getRestaurant: [id("restaurantId", ids.restaurant), id("userId", ids.user, required: false)],
-        .listRestaurants: [string("cuisine", "Italian", required: false), double("minRating", 0, required: false), int("maxPriceLevel", 4, required: false), int("limit", 10, required: false), FieldSpec(name: "cursor", kind: .string, required: false, valid: .null)],
-        .searchRestaurants: [string("query", "Italian"), int("limit", 5, required: false)],
-        .saveFavoriteRestaurant: [id("userId", ids.user), id("restaurantId", ids.restaurant)],
-        .removeFavoriteRestaurant: [id("userId", ids.user), id("restaurantId", ids.restaurant)],
-        .getFavoriteRestaurants: [id("userId", ids.user)],
-        .addReview: [id("userId", ids.user), id("restaurantId", ids.restaurant), int("rating", 4), string("text", "Nice place.")],
-        .getReviews: [id("restaurantId", ids.restaurant), int("limit", 10, required: false), FieldSpec(name: "cursor", kind: .string, required: false, valid: .null)],
-        .calculateRestaurantScore: [id("restaurantId", ids.restaurant)],
-        .addMenuItem: [id("restaurantId", ids.restaurant), string("name", "Fuzz Tea"), int("priceCents", 300), string("currency", "USD"), int("stock", 10)],
-        .restockMenuItem: [id("itemId", ids.item), int("quantity", 5)],
-        .getMenu: [id("restaurantId", ids.restaurant)],
-        .placeOrder: [items, id("userId", ids.user), int("discountCents", 0, required: false), string("deliveryAddress", "2 Fuzz Way")],
-        .getOrder: [id("orderId", ids.order)],
-        .listOrders: [id("userId", ids.user), int("limit", 10, required: false), FieldSpec(name: "cursor", kind: .string, required: false, valid: .null)],
-        .loadFeed: [int("limit", 10, required: false), FieldSpec(name: "cursor", kind: .string, required: false, valid: .null)],
-    ]
+        ]
+        case .getRestaurant: [id("restaurantId", ids.restaurant), id("userId", ids.user, required: false)]
+        case .listRestaurants: [string("cuisine", "Italian", required: false), double("minRating", 0, required: false), int("maxPriceLevel", 4, required: false), int("limit", 10, required: false), FieldSpec(name: "cursor", kind: .string, required: false, valid: .null)]
+        case .searchRestaurants: [string("query", "Italian"), int("limit", 5, required: false)]
+        case .saveFavoriteRestaurant: [id("userId", ids.user), id("restaurantId", ids.restaurant)]
+        case .removeFavoriteRestaurant: [id("userId", ids.user), id("restaurantId", ids.restaurant)]
+        case .getFavoriteRestaurants: [id("userId", ids.user)]
+        case .addReview: [id("userId", ids.user), id("restaurantId", ids.restaurant), int("rating", 4), string("text", "Nice place.")]
+        case .getReviews: [id("restaurantId", ids.restaurant), int("limit", 10, required: false), FieldSpec(name: "cursor", kind: .string, required: false, valid: .null)]
+        case .calculateRestaurantScore: [id("restaurantId", ids.restaurant)]
+        case .addMenuItem: [id("restaurantId", ids.restaurant), string("name", "Fuzz Tea"), int("priceCents", 300), string("currency", "USD"), int("stock", 10)]
+        case .restockMenuItem: [id("itemId", ids.item), int("quantity", 5)]
+        case .getMenu: [id("restaurantId", ids.restaurant)]
+        case .placeOrder: [items, id("userId", ids.user), int("discountCents", 0, required: false), string("deliveryAddress", "2 Fuzz Way")]
+        case .getOrder: [id("orderId", ids.order)]
+        case .listOrders: [id("userId", ids.user), int("limit", 10, required: false), FieldSpec(name: "cursor", kind: .string, required: false, valid: .null)]
+        case .loadFeed: [int("limit", 10, required: false), FieldSpec(name: "cursor", kind: .string, required: false, valid: .null)]
+        }
+    }
+    return Dictionary(uniqueKeysWithValues: UseCaseName.allCases.map { ($0, fields($0)) })
 }
 
 /// A cursor token as the service writes them (hex of `kind␟field␟…`), with any content.
@@ -882,31 +886,34 @@ private let seededFixture = FixtureIds(user: "u-000050", deactivatedUser: "u-000
 /// A request every use case answers with ok on the seeded sample data, whatever the fuzzing did.
 private func validRequests(tag: String) -> [UseCaseName: [UInt8]] {
     let email = "after-\(tag)-\(UUID().uuidString.lowercased())@example.com"
-    let params: [UseCaseName: JSONValue] = [
-        .registerUser: ["name": "After Fuzz", "email": .string(email)],
-        .getUserProfile: ["userId": "u-000001"],
-        .updateUserProfile: ["userId": "u-000002", "name": "After Fuzz"],
-        .deactivateUser: ["userId": "u-000003"],
-        .startSubscription: ["userId": "u-000004", "months": 1],
-        .createRestaurant: ["name": "After Fuzz Grill", "cuisine": "Grill", "priceLevel": 2, "address": "9 After St", "latitude": 40.1, "longitude": -74.2],
-        .getRestaurant: ["restaurantId": "r-000001"],
-        .listRestaurants: ["limit": 5],
-        .searchRestaurants: ["query": "Italian"],
-        .saveFavoriteRestaurant: ["userId": "u-000005", "restaurantId": "r-000002"],
-        .removeFavoriteRestaurant: ["userId": "u-000005", "restaurantId": "r-000003"],
-        .getFavoriteRestaurants: ["userId": "u-000006"],
-        .addReview: ["userId": "u-000007", "restaurantId": "r-000004", "rating": 5, "text": "Still serving."],
-        .getReviews: ["restaurantId": "r-000001"],
-        .calculateRestaurantScore: ["restaurantId": "r-000001"],
-        .addMenuItem: ["restaurantId": "r-000005", "name": "After Tea", "priceCents": 450, "currency": "USD", "stock": 3],
-        .restockMenuItem: ["itemId": "m-000002", "quantity": 1],
-        .getMenu: ["restaurantId": "r-000001"],
-        .placeOrder: ["userId": "u-000008", "items": [["itemId": "m-000001", "quantity": 2]], "deliveryAddress": "9 After St"],
-        .getOrder: ["orderId": "o-000001"],
-        .listOrders: ["userId": "u-000001"],
-        .loadFeed: ["limit": 3],
-    ]
-    return params.mapValues { request(id: "after-\(tag)", params: $0) }
+    // An exhaustive switch: a use case added to the contract without a valid request here does not compile.
+    func params(_ useCase: UseCaseName) -> JSONValue {
+        switch useCase {
+        case .registerUser: ["name": "After Fuzz", "email": .string(email)]
+        case .getUserProfile: ["userId": "u-000001"]
+        case .updateUserProfile: ["userId": "u-000002", "name": "After Fuzz"]
+        case .deactivateUser: ["userId": "u-000003"]
+        case .startSubscription: ["userId": "u-000004", "months": 1]
+        case .createRestaurant: ["name": "After Fuzz Grill", "cuisine": "Grill", "priceLevel": 2, "address": "9 After St", "latitude": 40.1, "longitude": -74.2]
+        case .getRestaurant: ["restaurantId": "r-000001"]
+        case .listRestaurants: ["limit": 5]
+        case .searchRestaurants: ["query": "Italian"]
+        case .saveFavoriteRestaurant: ["userId": "u-000005", "restaurantId": "r-000002"]
+        case .removeFavoriteRestaurant: ["userId": "u-000005", "restaurantId": "r-000003"]
+        case .getFavoriteRestaurants: ["userId": "u-000006"]
+        case .addReview: ["userId": "u-000007", "restaurantId": "r-000004", "rating": 5, "text": "Still serving."]
+        case .getReviews: ["restaurantId": "r-000001"]
+        case .calculateRestaurantScore: ["restaurantId": "r-000001"]
+        case .addMenuItem: ["restaurantId": "r-000005", "name": "After Tea", "priceCents": 450, "currency": "USD", "stock": 3]
+        case .restockMenuItem: ["itemId": "m-000002", "quantity": 1]
+        case .getMenu: ["restaurantId": "r-000001"]
+        case .placeOrder: ["userId": "u-000008", "items": [["itemId": "m-000001", "quantity": 2]], "deliveryAddress": "9 After St"]
+        case .getOrder: ["orderId": "o-000001"]
+        case .listOrders: ["userId": "u-000001"]
+        case .loadFeed: ["limit": 3]
+        }
+    }
+    return Dictionary(uniqueKeysWithValues: UseCaseName.allCases.map { ($0, request(id: "after-\(tag)", params: params($0))) })
 }
 
 /// One fuzzed body for an endpoint: params mutated in a well-formed envelope, an envelope fuzzed

@@ -73,6 +73,12 @@ private let keyedWrites: [KeyedWrite] = [
 /// conflict; reads ignore keys.
 @Suite("Idempotency keys")
 struct IdempotencyKeyTests {
+    @Test func everyWriteOfTheContractHasAKeyedCase() {
+        let covered = keyedWrites.map(\.useCase)
+        #expect(Set(covered) == Set(UseCaseName.allCases.filter(\.writes)), "add a KeyedWrite for each new write")
+        #expect(Set(covered).count == covered.count)
+    }
+
     @Test(arguments: [ServiceConfiguration.StoreKind.sqlite, .memory], keyedWrites)
     func aRepeatedWriteIsAnsweredWithTheFirstResult(_ store: ServiceConfiguration.StoreKind, _ write: KeyedWrite) async throws {
         try await withService(seed: true, configure: { $0.store = store }) { harness in

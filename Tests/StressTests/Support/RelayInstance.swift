@@ -3,6 +3,7 @@ import Foundation
 import SvcdTestSupport
 import Synchronization
 import Testing
+import WireContract
 import WireJSON
 
 #if canImport(Glibc)
@@ -116,14 +117,15 @@ final class RelayInstance: Sendable {
 
     /// The relay itself. Status is written on every fault event only (not per forwarded message),
     /// so the relay stays fast in normal operation.
+    /// The contract's writes as a Python set's members, derived from WireContract.
+    private static let pythonWrites = UseCaseName.allCases.filter(\.writes).map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+
     private static let script = #"""
         import json, os, signal, sys, zmq
 
         upstream_file, data_dir = sys.argv[1], sys.argv[2]
         upstream = json.load(open(upstream_file))
-        writes = {"RegisterUser", "UpdateUserProfile", "DeactivateUser", "StartSubscription", "CreateRestaurant",
-                  "AddReview", "SaveFavoriteRestaurant", "RemoveFavoriteRestaurant", "AddMenuItem",
-                  "RestockMenuItem", "PlaceOrder"}
+        writes = {\#(pythonWrites)}
         context = zmq.Context()
         poller = zmq.Poller()
         partner = {}
