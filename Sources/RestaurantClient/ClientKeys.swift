@@ -1,4 +1,3 @@
-import Foundation
 import ZeroMQ
 
 /// A client's CURVE key pair (Z85, 40 characters each), for the use-case endpoints of an svcd
@@ -28,11 +27,12 @@ public struct ClientKeys: Sendable, Hashable {
     }
 
     private static func readKey(_ path: String) throws(RestaurantClientError) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .invalidArgument("cannot read the key file \(path)") }
-        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
-            $0.trimmingCharacters(in: .whitespaces)
-        } ?? ""
-        guard ZMQCurve.isKey(line) else { throw .invalidArgument("\(path) does not hold a 40-character Z85 key") }
-        return line
+        do {
+            return try CurveKeyFile.key(at: path)
+        } catch .unreadable(let reason) {
+            throw .invalidArgument("cannot read the key file \(path): \(reason)")
+        } catch {
+            throw .invalidArgument("\(path) does not hold a 40-character Z85 key")
+        }
     }
 }

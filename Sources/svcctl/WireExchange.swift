@@ -14,15 +14,13 @@ struct CurveCredentials {
 
     /// Reads one Z85 key from the first line of `path`; malformed or unreadable → exit 65.
     static func readKey(at path: String, what: String) throws(CtlFailure) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CtlFailure(ExitStatus.dataError, "cannot read the \(what) file \(path)")
-        }
-        let line = String(decoding: data, as: UTF8.self)
-            .split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        guard ZMQCurve.isKey(line) else {
+        do {
+            return try CurveKeyFile.key(at: path)
+        } catch .unreadable(let reason) {
+            throw CtlFailure(ExitStatus.dataError, "cannot read the \(what) file \(path): \(reason)")
+        } catch {
             throw CtlFailure(ExitStatus.dataError, "\(path) does not hold a 40-character Z85 \(what)")
         }
-        return line
     }
 
     /// The credentials for a server with `serverKey`: the key files `--public-key-file` and

@@ -64,13 +64,15 @@ public struct AdminKeys: Sendable {
         return pair
     }
 
-    /// The one key of a key file.
-    public static func readKey(_ path: String) throws -> String {
-        let text = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard ZMQCurve.isKey(text) else {
-            throw AdminKeyError("\(path) does not hold one 40-character Z85 key")
+    /// The key of a key file (``CurveKeyFile``).
+    public static func readKey(_ path: String) throws(AdminKeyError) -> String {
+        do {
+            return try CurveKeyFile.key(at: path)
+        } catch .unreadable(let reason) {
+            throw AdminKeyError("cannot read \(path): \(reason)")
+        } catch {
+            throw AdminKeyError("\(path) does not hold a 40-character Z85 key on its first line")
         }
-        return text
     }
 
     /// Creates `path` with `mode` from the start (a secret is never readable by others, not even
