@@ -427,27 +427,78 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         try await #require(second.store).close()
     }
 
-    @Test func aReviewThroughOneStoreIsRankedAndShownByTheOthersListing() async throws {
+    /// A filter so selective that the walk through the held ranking runs out of its budget before
+    /// the page is full continues in SQL exactly where the walk stopped: every match, in order,
+    /// none twice, over pages.
+    @Test func aSelectiveFilterContinuesInSQLWhereTheWalkStopped() async throws {
+        let world = try await World.open(.sqlite)
+        let store = try #require(world.store)
+        let common = SQLiteRestaurantRepository.walkBudget(limit: 2) + 100
+        try await store.bulkLoad {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for number in 0..<common {
+                    // Rated 4.5 down to 0.5, so the rare ones (rated 0) come after every common one.
+                    let rating = 1 + number % 9
+                    let restaurant = makeRestaurant(String(format: "r-%06d", number), name: "Common \(number)", cuisine: "Diner", ratingTotal: rating, reviewCount: 2)
+                    group.addTask { try await world.restaurants.insert(restaurant) }
+                }
+                for number in 0..<5 {
+                    let restaurant = makeRestaurant("r-rare-\(number)", name: "Rare \(number)", cuisine: "Rare")
+                    group.addTask { try await world.restaurants.insert(restaurant) }
+                }
+                try await group.waitForAll()
+            }
+        }
+        let rare = RestaurantQuery(cuisine: "rare")
+        #expect(try await world.restaurants.list(rare, after: nil, limit: 10).map(\.name) == (0..<5).map { "Rare \($0)" })
+        var names: [String] = []
+        var after: RestaurantRankKey?
+        while true {
+            let page = try await world.restaurants.list(rare, after: after, limit: 2)
+            names += page.map(\.name)
+            guard page.count == 2, let last = page.last else { break }
+            after = RestaurantRankKey(last)
+        }
+        #expect(names == (0..<5).map { "Rare \($0)" })
+        // The unfiltered listing walks memory only, in the SQL order.
+        let first = try await world.restaurants.list(RestaurantQuery(), after: nil, limit: 3)
+        #expect(first.map(\.rating) == [4.5, 4.5, 4.5])
+        let topNames = (0..<common).filter { $0 % 9 == 8 }.map { "Common \($0)" }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(first.map(\.name) == Array(topNames.prefix(3)))
+    }
+
+    /// A review reorders the held ranking in its commit step: the next listing (and its filters)
+    /// shows the new rating. The held copies assume the store is its file's only writer (svcd
+    /// holds its data directory's lock); what another store wrote is seen by a store opened after.
+    @Test func aReviewIsRankedByTheNextListingAndAnotherStoresByTheNextOpening() async throws {
         let world = try await World.open(.sqlite)
         let store = try #require(world.store)
         let author = try await world.makeUser()
         let first = try await world.makeRestaurant(name: "Alpha")
         let second = try await world.makeRestaurant(name: "Beta")
-        // Both held by the first store's repository, with no reviews.
-        #expect(try await world.restaurants.list(RestaurantQuery(), after: nil, limit: 10).map(\.id) == [first.id, second.id])
-        let other = try await World.open(sqliteFile: store.path, idPrefix: "other")
+        let third = try await world.makeRestaurant(name: "Gamma")
+        #expect(try await world.restaurants.list(RestaurantQuery(), after: nil, limit: 10).map(\.id) == [first.id, second.id, third.id])
         let review = Review(id: ReviewID("v-1"), restaurantId: second.id, userId: author.id, rating: 4, text: "", createdAt: noon)
-        #expect(try await other.restaurants.addReview(review)?.rating == 4)
+        #expect(try await world.restaurants.addReview(review)?.rating == 4)
 
         let listed = try await world.restaurants.list(RestaurantQuery(), after: nil, limit: 10)
-        #expect(listed.map(\.id) == [second.id, first.id])
-        #expect(listed.map(\.rating) == [4, 0])
+        #expect(listed.map(\.id) == [second.id, first.id, third.id])
+        #expect(listed.map(\.rating) == [4, 0, 0])
         #expect(try await world.restaurants.list(RestaurantQuery(minRating: 4), after: nil, limit: 10).map(\.id) == [second.id])
         let page = try await ListRestaurants(restaurants: world.restaurants).execute(.init(minRating: 3.5))
         #expect(page.items.map(\.id) == [second.id])
         #expect(page.items.first?.reviewCount == 1)
-        #expect(try await world.restaurants.reviews(of: second.id, after: nil, limit: 10) == [review])
+        // A page after the reviewed one continues in the new order.
+        #expect(try await world.restaurants.list(RestaurantQuery(), after: RestaurantRankKey(listed[0]), limit: 10).map(\.id) == [first.id, third.id])
+
+        let other = try await World.open(sqliteFile: store.path, idPrefix: "other")
+        let another = Review(id: ReviewID("v-2"), restaurantId: third.id, userId: author.id, rating: 5, text: "", createdAt: noon)
+        #expect(try await other.restaurants.addReview(another)?.rating == 5)
+        #expect(try await world.restaurants.reviews(of: third.id, after: nil, limit: 10) == [another])
+        let reopened = try await World.open(sqliteFile: store.path, idPrefix: "reopened")
+        #expect(try await reopened.restaurants.list(RestaurantQuery(), after: nil, limit: 10).map(\.id) == [third.id, second.id, first.id])
         try await #require(other.store).close()
+        try await #require(reopened.store).close()
     }
 
     /// Search and cuisine keys are stored canonically decomposed, so precomposed and decomposed

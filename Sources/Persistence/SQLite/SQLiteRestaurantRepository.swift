@@ -18,16 +18,26 @@ import Synchronization
 /// thread then never leaves that thread (two queued jobs fewer per request), and a listing on one
 /// of svcd's SQLite read threads stays on it.
 ///
-/// Listings and search run in SQL over indexes and return ids, which are then resolved here.
+/// Listings without a text filter walk ``RestaurantRanking``, the listed restaurants' rank keys
+/// held in the same lock and changed in the same `committed` steps, so a page is as current as a
+/// GetRestaurant; only a filter so selective that the walk's budget runs out before the page is
+/// full continues in SQL from where the walk stopped. Search runs in SQL over indexes and returns
+/// ids, which are then resolved here.
 public actor SQLiteRestaurantRepository: RestaurantRepository {
     private let store: SQLiteStore
     private let held: Mutex<Held>
 
-    /// Every restaurant by id, and the index of short name and cuisine texts over them.
-    private struct Held {
+    /// Every restaurant by id, the index of short name and cuisine texts over them, and the
+    /// listed ones in rank order.
+    fileprivate struct Held {
         var restaurantsById: [RestaurantID: Restaurant]
         var shortText: ShortTextIndex
+        var ranking: RestaurantRanking
     }
+
+    /// How many rank keys a listing walks in memory before it continues in SQL: enough for any
+    /// page of an unfiltered listing, and for filters that keep one restaurant in eight.
+    static func walkBudget(limit: Int) -> Int { max(limit * 8, 2_000) }
 
     /// Restaurants of `store`, loading every restaurant into memory first.
     public init(store: SQLiteStore) async throws {
@@ -43,7 +53,8 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
             }
             return (restaurants, index)
         }
-        held = Mutex(Held(restaurantsById: loaded, shortText: index))
+        let ranking = RestaurantRanking(loaded.values.filter(\.isValid).map(RestaurantRankKey.init))
+        held = Mutex(Held(restaurantsById: loaded, shortText: index, ranking: ranking))
     }
 
     /// How many restaurants are held.
@@ -79,14 +90,19 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
 
     /// Restaurants matching `query`, in rank order, strictly after `after`.
     ///
+    /// Without a text filter the page comes from the held ranking (see ``Held/walk``), walking at
+    /// most ``walkBudget(limit:)`` keys; only when that budget runs out before the page is full
+    /// does it continue in SQL, strictly after the last key walked.
+    ///
     /// The SQL text filter compares bytes and may select a restaurant whose Characters do not
     /// contain the text (see ``RestaurantListing``): rows are kept only if
     /// ``RestaurantQuery/matches(_:)`` accepts them, and the listing continues after the last
     /// row read until `limit` matched or the rows ran out.
     ///
-    /// A held restaurant whose rating differs from the row's was reviewed through another
-    /// connection (another process on the same file): it is read again first, so the listing
-    /// filters and shows the rating it was ranked by.
+    /// In SQL, a held restaurant whose rating differs from the row's was reviewed through another
+    /// connection: it is read again first, so the listing filters and shows the rating it was
+    /// ranked by. (The held ranking itself assumes this store is its file's only writer, as svcd
+    /// makes sure with its data directory's lock; a store opened later reads every change.)
     ///
     /// A listing can filter and sort every held restaurant: svcd runs it on its SQLite read
     /// threads (`BlockingReadExecutor`), never on Swift's cooperative pool, where 600 concurrent
@@ -109,6 +125,12 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
         }
         var matching: [Restaurant] = []
         var position = after
+        if query.text == nil {
+            let walk = held.withLock { held in held.walk(query, after: after, limit: limit, budget: Self.walkBudget(limit: limit)) }
+            if walk.complete { return walk.matching }
+            matching = walk.matching
+            position = walk.last
+        }
         while matching.count < limit {
             let wanted = limit - matching.count
             let keys = try await store.read { [position] db in try RestaurantListing(query: query, after: position, limit: wanted).ranked(db) }
@@ -187,12 +209,14 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
         let isNew = held.withLock { $0.restaurantsById[restaurant.id] == nil }
         let keys = isNew ? [RestaurantRecord.searchKey(restaurant.name), RestaurantRecord.searchKey(restaurant.cuisine)] : []
         return held.withLock { held in
-            if let kept = held.restaurantsById[restaurant.id] {
+            let kept = held.restaurantsById[restaurant.id]
+            if let kept {
                 if kept.reviewCount >= restaurant.reviewCount { return kept }
             } else {
                 held.shortText.add(restaurant.id, keys: keys)
             }
             held.restaurantsById[restaurant.id] = restaurant
+            held.rerank(from: kept, to: restaurant)
             return restaurant
         }
     }
@@ -206,6 +230,43 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
                 try db.record(RestaurantRecord.self, Self.selectRestaurant, [id.rawValue])?.restaurant()
             }
         }
+    }
+}
+
+extension SQLiteRestaurantRepository.Held {
+    /// Moves `restaurant`'s rank key from where `kept` (its previous copy) had it; listed
+    /// restaurants only.
+    mutating func rerank(from kept: Restaurant?, to restaurant: Restaurant) {
+        let old = kept.flatMap { $0.isValid ? RestaurantRankKey($0) : nil }
+        let new = restaurant.isValid ? RestaurantRankKey(restaurant) : nil
+        guard old?.rating != new?.rating || (old == nil) != (new == nil) else { return }
+        if let old { ranking.remove(old) }
+        if let new { ranking.insert(new) }
+    }
+
+    /// Up to `limit` restaurants matching `query` strictly after `after`, from the ranking,
+    /// looking at no more than `budget` keys. `complete`: the page is all there is (full, or the
+    /// ranking ran out, or no later key can pass `minRating`); otherwise it continues strictly
+    /// after `last`.
+    func walk(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int, budget: Int) -> (matching: [Restaurant], last: RestaurantRankKey?, complete: Bool) {
+        var matching: [Restaurant] = []
+        matching.reserveCapacity(min(limit, 64))
+        var last = after
+        var walked = 0
+        var complete = true
+        ranking.forEach(after: after) { key in
+            // Ratings descend: once one is below the minimum, every later one is too.
+            if let minRating = query.minRating, key.rating < minRating { return false }
+            if walked == budget {
+                complete = false
+                return false
+            }
+            walked += 1
+            last = key
+            if let restaurant = restaurantsById[key.id], query.matches(restaurant) { matching.append(restaurant) }
+            return matching.count < limit
+        }
+        return (matching, last, complete)
     }
 }
 
