@@ -100,7 +100,13 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
             // The live stream: the registration's event, published a moment after its commit.
             var events = text
             let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-            while !events.contains("svc_events_published_total 1"), ContinuousClock.now < deadline {
+            // One scrape reads the metrics one after another, so it may catch the publication half
+            // recorded: wait until it shows all of it.
+            let publishedLines = [
+                "svc_events_published_total 1", "svc_events_last_published_seq 1.0", "svc_events_last_written_seq 1.0",
+                "svc_event_publish_lag_seconds_count 1",
+            ]
+            while !publishedLines.allSatisfy({ events.contains($0) }), ContinuousClock.now < deadline {
                 events = try await HTTPProbe.request(port: port, path: "/metrics").body
             }
             #expect(events.contains("svc_events_published_total 1"), "\(events)")

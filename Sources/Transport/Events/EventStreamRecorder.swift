@@ -58,10 +58,11 @@ final class EventStreamRecorder: Sendable {
             for lag in lags { state.lag.record(UInt64(max(lag, 1))) }
             return state.lastWritten
         }
-        publishedCounter.increment(by: events.count)
+        // The count last: a scrape that sees it sees the seqs and lags recorded with it.
         lastPublishedGauge.record(last)
         lastWrittenGauge.record(written)
         for lag in lags { lagTimer.recordMilliseconds(lag) }
+        publishedCounter.increment(by: events.count)
     }
 
     /// The highest seq published (or passed over without subscribers).
