@@ -28,11 +28,13 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     private let held: Mutex<Held>
 
     /// Every restaurant by id, the index of short name and cuisine texts over them, and the
-    /// listed ones in rank order.
+    /// listed ones in rank order: all of them, and those of each cuisine (keyed by the lowercased
+    /// cuisine, as ``RestaurantQuery`` compares it), so a cuisine filter walks only its own.
     fileprivate struct Held {
         var restaurantsById: [RestaurantID: Restaurant]
         var shortText: ShortTextIndex
         var ranking: RestaurantRanking
+        var rankingByCuisine: [String: RestaurantRanking]
     }
 
     /// How many rank keys a listing walks in memory before it continues in SQL: enough for any
@@ -42,19 +44,29 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     /// Restaurants of `store`, loading every restaurant into memory first.
     public init(store: SQLiteStore) async throws {
         self.store = store
-        let (loaded, index) = try await store.read { db in
+        let (loaded, index, listed) = try await store.read { db in
             var restaurants: [RestaurantID: Restaurant] = [:]
             var index = ShortTextIndex()
-            let cursor = try RestaurantRecord.fetchCursor(db, sql: "SELECT \(RestaurantRecord.selection) FROM restaurants")
+            // The listed ones come in listing order (the SQL order is the ranking's), so building
+            // the rankings checks the order instead of sorting.
+            var listed: [(key: RestaurantRankKey, cuisine: String)] = []
+            let cursor = try RestaurantRecord.fetchCursor(
+                db, sql: "SELECT \(RestaurantRecord.selection) FROM restaurants ORDER BY listed DESC, rank_rating, name, id"
+            )
             while let record = try cursor.next() {
                 let restaurant = record.restaurant()
                 restaurants[restaurant.id] = restaurant
                 index.add(restaurant.id, keys: [record.nameKey, record.cuisineKey])
+                if record.listed { listed.append((RestaurantRankKey(restaurant), restaurant.cuisine.lowercased())) }
             }
-            return (restaurants, index)
+            return (restaurants, index, listed)
         }
-        let ranking = RestaurantRanking(loaded.values.filter(\.isValid).map(RestaurantRankKey.init))
-        held = Mutex(Held(restaurantsById: loaded, shortText: index, ranking: ranking))
+        var byCuisine: [String: [RestaurantRankKey]] = [:]
+        for (key, cuisine) in listed { byCuisine[cuisine, default: []].append(key) }
+        held = Mutex(Held(
+            restaurantsById: loaded, shortText: index, ranking: RestaurantRanking(listed.map(\.key)),
+            rankingByCuisine: byCuisine.mapValues { RestaurantRanking($0) }
+        ))
     }
 
     /// How many restaurants are held.
@@ -240,28 +252,37 @@ extension SQLiteRestaurantRepository.Held {
         let old = kept.flatMap { $0.isValid ? RestaurantRankKey($0) : nil }
         let new = restaurant.isValid ? RestaurantRankKey(restaurant) : nil
         guard old?.rating != new?.rating || (old == nil) != (new == nil) else { return }
-        if let old { ranking.remove(old) }
-        if let new { ranking.insert(new) }
+        // A restaurant's cuisine never changes.
+        let cuisine = restaurant.cuisine.lowercased()
+        if let old {
+            ranking.remove(old)
+            rankingByCuisine[cuisine]?.remove(old)
+        }
+        if let new {
+            ranking.insert(new)
+            rankingByCuisine[cuisine, default: RestaurantRanking()].insert(new)
+        }
     }
 
-    /// Up to `limit` restaurants matching `query` strictly after `after`, from the ranking,
-    /// looking at no more than `budget` keys. `complete`: the page is all there is (full, or the
+    /// Up to `limit` restaurants matching `query` strictly after `after`, from the ranking (of
+    /// the query's cuisine, if it names one), looking at no more than `budget` keys. `complete`: the page is all there is (full, or the
     /// ranking ran out, or no later key can pass `minRating`); otherwise it continues strictly
     /// after `last`.
     func walk(_ query: RestaurantQuery, after: RestaurantRankKey?, limit: Int, budget: Int) -> (matching: [Restaurant], last: RestaurantRankKey?, complete: Bool) {
         var matching: [Restaurant] = []
         matching.reserveCapacity(min(limit, 64))
         var last = after
-        var walked = 0
+        var count = 0
         var complete = true
-        ranking.forEach(after: after) { key in
+        let source = query.cuisine.map { rankingByCuisine[$0] ?? RestaurantRanking() } ?? ranking
+        source.forEach(after: after) { key in
             // Ratings descend: once one is below the minimum, every later one is too.
             if let minRating = query.minRating, key.rating < minRating { return false }
-            if walked == budget {
+            if count == budget {
                 complete = false
                 return false
             }
-            walked += 1
+            count += 1
             last = key
             if let restaurant = restaurantsById[key.id], query.matches(restaurant) { matching.append(restaurant) }
             return matching.count < limit
