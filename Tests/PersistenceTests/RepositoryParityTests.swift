@@ -562,14 +562,7 @@ import Testing
             let expected = rankSorted(restaurants.filter(query.matches))
             #expect(try await world.restaurants.list(query, after: nil, limit: 500).map(\.id) == Array(expected.prefix(500)).map(\.id), "text \(text)")
             // Paging with the repository's rank key visits the same rows in the same order.
-            var paged: [RestaurantID] = []
-            var after: RestaurantRankKey?
-            while true {
-                let page = try await world.restaurants.list(query, after: after, limit: 97)
-                paged += page.map(\.id)
-                guard page.count == 97, let last = page.last else { break }
-                after = RestaurantRankKey(last)
-            }
+            let paged = try await listAllPages(world.restaurants, query, limit: 97).map(\.id)
             #expect(paged == expected.map(\.id), "paging text \(text)")
         }
     }

@@ -451,15 +451,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         }
         let rare = RestaurantQuery(cuisine: "rare")
         #expect(try await world.restaurants.list(rare, after: nil, limit: 10).map(\.name) == (0..<5).map { "Rare \($0)" })
-        var names: [String] = []
-        var after: RestaurantRankKey?
-        while true {
-            let page = try await world.restaurants.list(rare, after: after, limit: 2)
-            names += page.map(\.name)
-            guard page.count == 2, let last = page.last else { break }
-            after = RestaurantRankKey(last)
-        }
-        #expect(names == (0..<5).map { "Rare \($0)" })
+        #expect(try await listAllPages(world.restaurants, rare, limit: 2).map(\.name) == (0..<5).map { "Rare \($0)" })
         // The unfiltered listing walks memory only, in the SQL order.
         let first = try await world.restaurants.list(RestaurantQuery(), after: nil, limit: 3)
         #expect(first.map(\.rating) == [4.5, 4.5, 4.5])

@@ -50,3 +50,16 @@ final class Collected<Element: Sendable>: Sendable {
     func append(_ element: Element) { storage.withLock { $0.append(element) } }
     var all: [Element] { storage.withLock { $0 } }
 }
+
+/// Every restaurant `restaurants` lists for `query`, page after page of `limit`, each page strictly
+/// after the last one's rank key, as a client pages with cursors.
+func listAllPages(_ restaurants: any RestaurantRepository, _ query: RestaurantQuery, limit: Int) async throws -> [Restaurant] {
+    var listed: [Restaurant] = []
+    var after: RestaurantRankKey?
+    while true {
+        let page = try await restaurants.list(query, after: after, limit: limit)
+        listed += page
+        guard page.count == limit, let last = page.last else { return listed }
+        after = RestaurantRankKey(last)
+    }
+}
