@@ -146,12 +146,20 @@ private indirect enum Node {
         case .number(let number): number.isJSON
         case .notJSON: false
         case .string(let string): string.isJSON
+        // An empty not-JSON token as the only element writes `[]`, which is JSON.
+        case .array(let elements) where elements.count == 1 && elements[0].writesNothing: depth < Node.parserDepthLimit
         case .array(let elements): depth < Node.parserDepthLimit && elements.allSatisfy { $0.isJSON(depth: depth + 1) }
         case .object(let members): depth < Node.parserDepthLimit && members.allSatisfy { $0.1.isJSON(depth: depth + 1) }
         case .rawKeys(let members): depth < Node.parserDepthLimit && members.allSatisfy { $0.0.isJSON && $0.1.isJSON(depth: depth + 1) }
         case .nested(let levels, _, let inner): depth + levels <= Node.parserDepthLimit && inner.isJSON(depth: depth + levels)
         case .spaced(let inner): inner.isJSON(depth: depth)
         }
+    }
+
+    /// Whether its encoding is empty (the empty not-JSON token).
+    var writesNothing: Bool {
+        if case .notJSON(let text) = self { return text.isEmpty }
+        return false
     }
 
     func encoded() -> [UInt8] {
