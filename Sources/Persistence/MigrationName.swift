@@ -8,4 +8,6 @@ enum MigrationName {
     static let idempotencyKeys = "idempotency-keys"
     /// The `events` table: the event log, written in each write's own transaction.
     static let events = "events"
+    /// The orders' `status` and `cancelled_at` columns (CancelOrder); existing orders are placed.
+    static let orderStatus = "order-status"
 }

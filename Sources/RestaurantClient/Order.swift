@@ -1,5 +1,13 @@
-/// An order as returned by PlaceOrder, GetOrder and ListOrders.
+/// An order as returned by PlaceOrder, GetOrder, ListOrders and CancelOrder.
 public struct Order: Sendable, Hashable {
+    /// Where an order stands.
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        /// Placed: its stock is taken.
+        case placed
+        /// Cancelled: its stock was returned.
+        case cancelled
+    }
+
     /// One line of an order.
     public struct Line: Sendable, Hashable {
         /// The ordered menu item.
@@ -43,9 +51,16 @@ public struct Order: Sendable, Hashable {
     public var deliveryAddress: String
     /// Creation time (ISO-8601 UTC string).
     public var createdAt: String
+    /// Placed or cancelled.
+    public var status: Status
+    /// When it was cancelled (ISO-8601 UTC string); nil while placed.
+    public var cancelledAt: String?
 
     /// Creates a value (e.g. for test doubles); the client decodes replies itself.
-    public init(id: String, userId: String, items: [Line], subtotalCents: Int, discountCents: Int, taxCents: Int, totalCents: Int, currency: String, deliveryAddress: String, createdAt: String) {
+    public init(
+        id: String, userId: String, items: [Line], subtotalCents: Int, discountCents: Int, taxCents: Int, totalCents: Int, currency: String,
+        deliveryAddress: String, createdAt: String, status: Status = .placed, cancelledAt: String? = nil
+    ) {
         self.id = id
         self.userId = userId
         self.items = items
@@ -56,6 +71,8 @@ public struct Order: Sendable, Hashable {
         self.currency = currency
         self.deliveryAddress = deliveryAddress
         self.createdAt = createdAt
+        self.status = status
+        self.cancelledAt = cancelledAt
     }
 
     init(_ f: Fields) throws(RestaurantClientError) {
@@ -69,5 +86,11 @@ public struct Order: Sendable, Hashable {
         currency = try f.string("currency")
         deliveryAddress = try f.string("deliveryAddress")
         createdAt = try f.string("createdAt")
+        let status = try f.string("status")
+        guard let known = Status(rawValue: status) else {
+            throw .malformedReply("order status \(status) is neither placed nor cancelled")
+        }
+        self.status = known
+        cancelledAt = try f.optionalString("cancelledAt")
     }
 }

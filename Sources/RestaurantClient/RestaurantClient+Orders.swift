@@ -19,6 +19,14 @@ extension RestaurantClient {
         return try Order(await fields(.placeOrder, params, idempotencyKey: idempotencyKey).nested("order"))
     }
 
+    /// CancelOrder: cancels the user's own order within 30 minutes of placing it, returning its
+    /// stock; an order cancelled already is answered as it is. Resent after a timeout with the
+    /// same idempotency key. `idempotencyKey`: your own key for this write, `nil` for a new
+    /// random one (see ``call(_:params:idempotencyKey:)``).
+    public func cancelOrder(id: String, userId: String, idempotencyKey: String? = nil) async throws(RestaurantClientError) -> Order {
+        try Order(await fields(.cancelOrder, ["orderId": .string(id), "userId": .string(userId)], idempotencyKey: idempotencyKey).nested("order"))
+    }
+
     /// GetOrder: one order (also of inactive users).
     public func getOrder(id: String) async throws(RestaurantClientError) -> Order {
         try Order(await fields(.getOrder, ["orderId": .string(id)]).nested("order"))

@@ -6,7 +6,7 @@ import Synchronization
 import WireJSON
 import ZeroMQ
 
-/// Typed async access to svcd's 22 use cases (wire protocol v1, Docs/PROTOCOL.md), and to its
+/// Typed async access to svcd's use cases (wire protocol v1, Docs/PROTOCOL.md), and to its
 /// events (``events(after:types:)``, ``eventLog(after:limit:types:)``), over one svcd instance or
 /// all instances of a cluster.
 ///

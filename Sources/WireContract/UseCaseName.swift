@@ -24,6 +24,8 @@ public enum UseCaseName: String, Sendable, Hashable, CaseIterable {
     case getOrder = "GetOrder"
     case listOrders = "ListOrders"
     case loadFeed = "LoadFeed"
+    /// CancelOrder: a user's own order within 30 minutes, returning its stock.
+    case cancelOrder = "CancelOrder"
 
     /// Whether the use case writes to the store. A write is answered only once it is durable,
     /// which takes a commit (milliseconds), so its endpoint runs writes concurrently to let them
@@ -33,7 +35,8 @@ public enum UseCaseName: String, Sendable, Hashable, CaseIterable {
     public var writes: Bool {
         switch self {
         case .registerUser, .updateUserProfile, .deactivateUser, .startSubscription, .createRestaurant,
-             .saveFavoriteRestaurant, .removeFavoriteRestaurant, .addReview, .addMenuItem, .restockMenuItem, .placeOrder:
+             .saveFavoriteRestaurant, .removeFavoriteRestaurant, .addReview, .addMenuItem, .restockMenuItem, .placeOrder,
+             .cancelOrder:
             true
         case .getUserProfile, .getRestaurant, .listRestaurants, .searchRestaurants, .getFavoriteRestaurants,
              .getReviews, .calculateRestaurantScore, .getMenu, .getOrder, .listOrders, .loadFeed:

@@ -530,3 +530,83 @@ struct ListOrdersTests {
         await expectInvalidInput("cursor") { try await world.listOrders.execute(userId: user.id, cursor: PageCursor(token: "xyz")) }
     }
 }
+
+@Suite("CancelOrder")
+struct CancelOrderTests {
+    @Test func cancellingReturnsEveryLinesStockAndStampsTheTime() async throws {
+        let diner = try await Diner()
+        let order = try await diner.order([(diner.pasta, 2), (diner.wine, 3)])
+        diner.world.advance(minutes: 10)
+        let cancelled = try await diner.world.cancelOrder.execute(orderId: order.id, userId: diner.user.id)
+        #expect(cancelled == order.cancelled(at: World.start.adding(milliseconds: 10 * 60_000)))
+        #expect(cancelled.status == .cancelled && cancelled.cancelledAt == World.start.adding(milliseconds: 600_000))
+        #expect(try await diner.stocks() == [10, 5])
+        #expect(try await diner.world.getOrder.execute(orderId: order.id) == cancelled)
+        #expect(try await diner.world.listOrders.execute(userId: diner.user.id).items == [cancelled])
+    }
+
+    @Test func aPlacedOrderIsPlacedWithoutACancellationTime() async throws {
+        let diner = try await Diner()
+        let order = try await diner.order([(diner.pasta, 2)])
+        #expect(order.status == .placed && order.cancelledAt == nil)
+    }
+
+    @Test func cancellingACancelledOrderAnswersItAsItIsAndReturnsNothingMore() async throws {
+        let diner = try await Diner()
+        let order = try await diner.order([(diner.pasta, 2)])
+        let first = try await diner.world.cancelOrder.execute(orderId: order.id, userId: diner.user.id)
+        // Even past the window: a cancelled order is answered before the age is judged.
+        diner.world.advance(hours: 5)
+        let again = try await diner.world.cancelOrder.execute(orderId: order.id, userId: diner.user.id)
+        #expect(again == first)
+        #expect(try await diner.stocks() == [10, 5])
+    }
+
+    @Test func thirtyMinutesAfterPlacingItMayStillBeCancelledAndOneMillisecondLaterNot() async throws {
+        let diner = try await Diner()
+        let onTime = try await diner.order([(diner.pasta, 2)])
+        let late = try await diner.order([(diner.wine, 4)])
+        diner.world.advance(minutes: 30)
+        _ = try await diner.world.cancelOrder.execute(orderId: onTime.id, userId: diner.user.id)
+        diner.world.advance(milliseconds: 1)
+        let error = await expectDomainError { try await diner.world.cancelOrder.execute(orderId: late.id, userId: diner.user.id) }
+        #expect(error == .businessRule(.cancellationWindowClosed(orderId: late.id, windowMinutes: 30)))
+        #expect(try await diner.stocks() == [10, 1])
+        #expect(try await diner.world.getOrder.execute(orderId: late.id) == late)
+    }
+
+    @Test func unknownOrderOrUserIsNotFound() async throws {
+        let diner = try await Diner()
+        let order = try await diner.order([(diner.pasta, 2)])
+        await expectNotFound("order", id: "nope") { try await diner.world.cancelOrder.execute(orderId: OrderID("nope"), userId: diner.user.id) }
+        await expectNotFound("user", id: "ghost") { try await diner.world.cancelOrder.execute(orderId: order.id, userId: UserID("ghost")) }
+        #expect(try await diner.stocks() == [8, 5])
+    }
+
+    @Test func anUnknownOrderIsNotFoundBeforeAnInactiveUserIsUnauthorized() async throws {
+        let diner = try await Diner()
+        let gone = try await diner.world.makeInactiveUser()
+        await expectNotFound("order", id: "nope") { try await diner.world.cancelOrder.execute(orderId: OrderID("nope"), userId: gone.id) }
+    }
+
+    @Test func anInactiveUserOrAnotherUserIsUnauthorizedAndNothingChanges() async throws {
+        let diner = try await Diner()
+        let order = try await diner.order([(diner.pasta, 3)])
+        let other = try await diner.world.makeUser(name: "Other")
+        let otherError = await expectDomainError { try await diner.world.cancelOrder.execute(orderId: order.id, userId: other.id) }
+        guard case .unauthorized = otherError else { Issue.record("another user's cancel: \(String(describing: otherError))"); return }
+        _ = try await diner.world.deactivateUser.execute(userId: diner.user.id)
+        let ownerError = await expectDomainError { try await diner.world.cancelOrder.execute(orderId: order.id, userId: diner.user.id) }
+        guard case .unauthorized = ownerError else { Issue.record("an inactive owner's cancel: \(String(describing: ownerError))"); return }
+        #expect(try await diner.stocks() == [7, 5])
+        #expect(try await diner.world.getOrder.execute(orderId: order.id).status == .placed)
+    }
+
+    @Test func anInactiveUserIsUnauthorizedBeforeAnotherUsersOrderIs() async throws {
+        let diner = try await Diner()
+        let order = try await diner.order([(diner.pasta, 2)])
+        let gone = try await diner.world.makeInactiveUser()
+        let error = await expectDomainError { try await diner.world.cancelOrder.execute(orderId: order.id, userId: gone.id) }
+        #expect(error == .unauthorized(reason: "user \(gone.id) is inactive"))
+    }
+}

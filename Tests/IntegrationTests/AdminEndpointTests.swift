@@ -119,7 +119,7 @@ private func localAdminKeys(_ endpoints: EndpointsFile) throws -> ZMQCurveKeyPai
             let endpoints = try await child.endpoints()
             let listed = try #require(try await admin(endpoints, "endpoints"))
             #expect(listed.result?["admin"]?.stringValue == endpoints.admin)
-            #expect(listed.result?["useCases"]?.objectValue?.count == 22)
+            #expect(listed.result?["useCases"]?.objectValue?.count == UseCaseName.allCases.count)
             #expect(listed.result?["useCases"]?["PlaceOrder"]?.stringValue == endpoints.useCases[.placeOrder])
             let health = try #require(try await admin(endpoints, "health"))
             #expect(health.result?["healthy"] == true, "\(health)")

@@ -36,7 +36,7 @@ private func expectServiceError<T>(
         try await withSvcd(seed: true) { child in
             let file = try await child.endpoints()
             let client = try RestaurantClient.discover(dataDirectory: child.dataDirectory)
-            #expect(client.endpoints.count == 22)
+            #expect(client.endpoints.count == UseCaseName.allCases.count)
             for useCase in UseCaseName.allCases {
                 #expect(client.endpoints[useCase] == file.useCases[useCase], "\(useCase)")
             }
@@ -184,6 +184,19 @@ private func expectServiceError<T>(
             #expect(orders.items == [order])
             #expect(orders.nextCursor == nil)
             #expect(try await client.getMenu(restaurantId: created.id).map(\.stock) == [1, 7])
+            #expect(order.status == .placed && order.cancelledAt == nil)
+
+            // Cancel: the order cancelled, its stock back; again: answered as it is.
+            let toCancel = try await client.placeOrder(userId: user.id, items: [OrderItemRequest(itemId: soup.id, quantity: 1)], deliveryAddress: "9 Elm St")
+            let cancelled = try await client.cancelOrder(id: toCancel.id, userId: user.id)
+            let cancelledAt = try #require(cancelled.cancelledAt)
+            #expect(cancelled.status == .cancelled && isISOTimestamp(cancelledAt))
+            #expect(try await client.cancelOrder(id: toCancel.id, userId: user.id) == cancelled)
+            #expect(try await client.getOrder(id: toCancel.id) == cancelled)
+            #expect(try await client.getMenu(restaurantId: created.id).map(\.stock) == [1, 7])
+            await expectServiceError("unauthorized") { () async throws(RestaurantClientError) in
+                try await client.cancelOrder(id: "o-000001", userId: user.id)
+            }
 
             // Feed: newest created first, paged.
             let feed = try await client.loadFeed(limit: 1)
@@ -199,7 +212,7 @@ private func expectServiceError<T>(
             await expectServiceError("unauthorized") { () async throws(RestaurantClientError) in
                 try await client.getUserProfile(userId: user.id)
             }
-            #expect(try await client.listOrders(userId: user.id).items.count == 1)
+            #expect(try await client.listOrders(userId: user.id).items.count == 2)
         }
     }
 

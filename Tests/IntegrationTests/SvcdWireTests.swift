@@ -5,12 +5,13 @@ import WireContract
 import WireJSON
 import WireTestSupport
 
-/// The 22 use cases in the contract's fixed endpoint order (port base + 1 … + 22).
+/// The 23 use cases in the contract's fixed endpoint order (port base + 1 … + 23).
 let contractUseCaseOrder = [
     "RegisterUser", "GetUserProfile", "UpdateUserProfile", "DeactivateUser", "StartSubscription",
     "CreateRestaurant", "GetRestaurant", "ListRestaurants", "SearchRestaurants", "SaveFavoriteRestaurant",
     "RemoveFavoriteRestaurant", "GetFavoriteRestaurants", "AddReview", "GetReviews", "CalculateRestaurantScore",
     "AddMenuItem", "RestockMenuItem", "GetMenu", "PlaceOrder", "GetOrder", "ListOrders", "LoadFeed",
+    "CancelOrder",
 ]
 
 private let userKeys: Set<String> = ["id", "name", "email", "joinedAt", "isActive", "subscriptionActiveUntil"]
@@ -23,7 +24,7 @@ private let reviewKeys: Set<String> = ["id", "restaurantId", "userId", "rating",
 private let itemKeys: Set<String> = ["id", "restaurantId", "name", "priceCents", "currency", "stock"]
 private let orderKeys: Set<String> = [
     "id", "userId", "items", "subtotalCents", "discountCents", "taxCents", "totalCents", "currency",
-    "deliveryAddress", "createdAt",
+    "deliveryAddress", "createdAt", "status", "cancelledAt",
 ]
 private let orderLineKeys: Set<String> = ["itemId", "quantity", "unitPriceCents"]
 private let feedItemKeys: Set<String> = ["id", "title", "imageUrl"]
@@ -77,7 +78,7 @@ struct SvcdWireTests {
         let running = try SharedSvcd.running()
         let endpoints = running.endpoints
         #expect(try running.child.endpointsFileUseCaseOrder() == contractUseCaseOrder)
-        #expect(endpoints.useCases.count == 22)
+        #expect(endpoints.useCases.count == contractUseCaseOrder.count)
         #expect(endpoints.pid == running.child.pid, "pid in endpoints.json is the child's pid")
         var ports = Set<Int>()
         for name in contractUseCaseOrder {
@@ -87,7 +88,7 @@ struct SvcdWireTests {
             #expect(port > 0 && port < 65536)
             ports.insert(port)
         }
-        #expect(ports.count == 22, "every use case has its own port")
+        #expect(ports.count == contractUseCaseOrder.count, "every use case has its own port")
         // The file is complete and parseable JSON ending in a newline (written atomically).
         let text = try String(contentsOfFile: running.child.dataDirectory + "/endpoints.json", encoding: .utf8)
         #expect(text.hasSuffix("\n"))
@@ -313,6 +314,7 @@ struct SvcdWireTests {
         #expect(order["deliveryAddress"] == "2 Test Way")
         #expect(order["userId"] == .string(userId))
         #expect(isTimestamp(order["createdAt"]))
+        #expect(order["status"] == "placed" && order["cancelledAt"] == .null)
 
         let menu = try await wire.ok(.getMenu, ["restaurantId": .string(restaurantId)])
         called.insert("GetMenu")
@@ -344,6 +346,19 @@ struct SvcdWireTests {
         #expect(feedItems.first?["title"] == .string(restaurantName))
         #expect(feed["nextCursor"]?.stringValue != nil)
 
+        // CancelOrder → the order cancelled, its stock returned; a second cancel answers it as it is.
+        let second = try await wire.ok(.placeOrder, ["userId": .string(userId), "items": [["itemId": .string(dishId), "quantity": 2]], "deliveryAddress": "2 Test Way"])
+        let secondId = try #require(second["order"]?["id"]?.stringValue)
+        let cancelled = try await wire.ok(.cancelOrder, ["orderId": .string(secondId), "userId": .string(userId)])
+        called.insert("CancelOrder")
+        #expect(keys(cancelled) == ["order"])
+        #expect(keys(cancelled["order"]) == orderKeys)
+        #expect(cancelled["order"]?["status"] == "cancelled")
+        #expect(isTimestamp(cancelled["order"]?["cancelledAt"]))
+        #expect(try await wire.ok(.cancelOrder, ["orderId": .string(secondId), "userId": .string(userId)]) == cancelled)
+        #expect(try await wire.ok(.getMenu, ["restaurantId": .string(restaurantId)])["items"]?.arrayValue?.map { $0["stock"]?.intValue } == [4, 12])
+        #expect(try await wire.refusal(.cancelOrder, ["orderId": "o-000001", "userId": .string(userId)]) == "unauthorized")
+
         // DeactivateUser → user; afterwards most use cases refuse the user, order history stays readable.
         let deactivated = try await wire.ok(.deactivateUser, ["userId": .string(userId)])
         called.insert("DeactivateUser")
@@ -352,7 +367,7 @@ struct SvcdWireTests {
         #expect(try await wire.refusal(.getUserProfile, ["userId": .string(userId)]) == "unauthorized")
         #expect(try await wire.refusal(.saveFavoriteRestaurant, ["userId": .string(userId), "restaurantId": "r-000002"]) == "unauthorized")
         #expect(try await wire.ok(.getOrder, ["orderId": .string(orderId)])["order"]?["id"] == .string(orderId))
-        #expect(try await wire.ok(.listOrders, ["userId": .string(userId)])["orders"]?.arrayValue?.count == 1)
+        #expect(try await wire.ok(.listOrders, ["userId": .string(userId)])["orders"]?.arrayValue?.count == 2)
         #expect(try await wire.ok(.deactivateUser, ["userId": .string(userId)])["user"]?["isActive"] == false, "deactivating again succeeds")
 
         #expect(called == Set(contractUseCaseOrder), "not called: \(Set(contractUseCaseOrder).subtracting(called))")

@@ -1,6 +1,7 @@
 import Domain
 import Persistence
 import RestaurantTesting
+import Synchronization
 import Testing
 
 /// Hundreds of racing use-case calls against each invariant that a check-then-act across an
@@ -134,6 +135,84 @@ import Testing
         #expect((0..<calls).filter { isRestock[$0] }.allSatisfy { outcomes[$0] == .succeeded })
         let orders = try await world.orders.orders(of: buyer.id, after: nil, limit: 500)
         #expect(orders.map { $0.lines[0].quantity }.reduce(0, +) == sold)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func racingCancelsOfOneOrderReturnItsStockOnce(_ backend: Backend) async throws {
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
+        let soup = try await world.makeItem(restaurantId: restaurant.id, name: "Soup", stock: 50)
+        let bread = try await world.makeItem(restaurantId: restaurant.id, name: "Bread", stock: 20)
+        let buyer = try await world.makeUser()
+        let order = try await world.placeOrder.execute(.init(userId: buyer.id, items: [.init(itemId: soup.id, quantity: 7), .init(itemId: bread.id, quantity: 2)], deliveryAddress: "2 High St"))
+        // The restaurant, its two items, the buyer and the order: logged before the race.
+        let seqBefore = try await world.loggedEvents(count: 5).last?.seq ?? 0
+        let answers = Mutex<[Order]>([])
+        let outcomes = await race(40) { _ in
+            let answered = try await world.cancelOrder.execute(orderId: order.id, userId: buyer.id)
+            answers.withLock { $0.append(answered) }
+        }
+        #expect(outcomes.allSatisfy { $0 == .succeeded }, "\(Set(outcomes.map { "\($0)" }))")
+        // Every racer is answered the one cancelled order: the same time, whoever won.
+        let cancelled = answers.withLock { $0 }
+        #expect(cancelled.count == 40)
+        #expect(Set(cancelled).count == 1 && cancelled.first?.status == .cancelled)
+        #expect(try await world.menu.item(id: soup.id)?.stock == 50)
+        #expect(try await world.menu.item(id: bread.id)?.stock == 20)
+        #expect(try await world.getOrder.execute(orderId: order.id) == cancelled.first)
+        // A marker after the race: once it is logged, every event of the race is too.
+        let marker = try await world.makeRestaurant(name: "Marker")
+        let appended = try await world.loggedEvents(count: Int(seqBefore) + 2, after: seqBefore)
+        #expect(appended.map(\.type) == ["OrderCancelled", "RestaurantCreated"])
+        #expect(appended.last?.key == marker.id.rawValue)
+    }
+
+    @Test(arguments: Backend.allCases, [3, 11])
+    func stockIsConservedWhenOrdersCancelsAndRestocksRace(_ backend: Backend, seed: Int) async throws {
+        let world = try await World.open(backend)
+        let restaurant = try await world.makeRestaurant()
+        let initial = [30, 12, 5]
+        var items: [MenuItem] = []
+        for (index, stock) in initial.enumerated() { items.append(try await world.makeItem(restaurantId: restaurant.id, name: "Dish \(index)", stock: stock)) }
+        let itemIds = items.map(\.id)
+        let buyers = try await world.makeUsers(4)
+        // Orders placed before the race, each to be cancelled by two racing calls.
+        var earlier: [Order] = []
+        for index in 0..<10 {
+            let lines = [PlaceOrder.LineInput(itemId: itemIds[0], quantity: 1 + index % 2)] + (index % 3 == 0 ? [.init(itemId: itemIds[1], quantity: 1)] : [])
+            earlier.append(try await world.placeOrder.execute(.init(userId: buyers[index % 4], items: lines, deliveryAddress: "2 High St")))
+        }
+        let toCancel = earlier
+        let calls = 240
+        let outcomes = await race(calls) { index in
+            switch (index + seed) % 6 {
+            case 0:
+                _ = try await world.restockMenuItem.execute(itemId: itemIds[index % 3], quantity: 1 + index % 2)
+            case 1 where index / 6 < 2 * toCancel.count:
+                let order = toCancel[(index / 6) % toCancel.count]
+                _ = try await world.cancelOrder.execute(orderId: order.id, userId: order.userId)
+            default:
+                let first = itemIds[index % 3], second = itemIds[(index + 1) % 3]
+                let lines = [PlaceOrder.LineInput(itemId: first, quantity: 1 + (index * 7 + seed) % 3)] + (index % 4 == 0 ? [.init(itemId: second, quantity: 1)] : [])
+                _ = try await world.placeOrder.execute(.init(userId: buyers[index % 4], items: lines, deliveryAddress: "2 High St"))
+            }
+        }
+        #expect(!outcomes.contains { if case .failed = $0 { true } else { false } }, "\(outcomes.filter { if case .failed = $0 { true } else { false } })")
+        var placed: [Order] = []
+        for buyer in buyers { placed += try await world.orders.orders(of: buyer, after: nil, limit: 500) }
+        #expect(Set(earlier.map(\.id)).isSubset(of: Set(placed.filter { $0.status == .cancelled }.map(\.id))), "every earlier order is cancelled")
+        #expect(placed.filter { $0.status == .cancelled }.count == earlier.count, "only the earlier orders are cancelled")
+        let restocked = (0..<calls).filter { ($0 + seed) % 6 == 0 }
+        #expect(restocked.allSatisfy { outcomes[$0] == .succeeded })
+        for (index, item) in items.enumerated() {
+            func quantity(_ orders: [Order]) -> Int { orders.flatMap(\.lines).filter { $0.itemId == item.id }.map(\.quantity).reduce(0, +) }
+            let sold = quantity(placed)
+            let returned = quantity(placed.filter { $0.status == .cancelled })
+            let restock = restocked.filter { $0 % 3 == index }.map { 1 + $0 % 2 }.reduce(0, +)
+            let left = try #require(try await world.menu.item(id: item.id)).stock
+            #expect(left >= 0)
+            #expect(initial[index] + restock + returned == sold + left, "item \(index): \(initial[index]) + \(restock) + \(returned) vs \(sold) + \(left)")
+        }
     }
 
     @Test(arguments: Backend.allCases)

@@ -21,6 +21,7 @@ import WireJSON
         let review = try await world.addReview.execute(.init(userId: ada.id, restaurantId: restaurant.id, rating: 4, text: "good"))
         let restocked = try await world.restockMenuItem.execute(itemId: item.id, quantity: 5)
         let order = try await world.placeOrder.execute(.init(userId: ada.id, items: [.init(itemId: item.id, quantity: 3)], deliveryAddress: "1 Elm St"))
+        let cancelled = try await world.cancelOrder.execute(orderId: order.id, userId: ada.id)
         let removed = try await world.removeFavorite.execute(userId: ada.id, restaurantId: restaurant.id)
         let subscribed = try await world.startSubscription.execute(userId: ada.id, months: 1)
         let deactivated = try await world.deactivateUser.execute(userId: ada.id)
@@ -30,6 +31,7 @@ import WireJSON
             .favoriteSaved(userId: ada.id, restaurantId: restaurant.id, favoriteCount: saved),
             .userProfileUpdated(renamed), .reviewAdded(review.review, restaurantRating: review.restaurantRating),
             .menuItemRestocked(restocked), .orderPlaced(order, stock: [ItemStock(itemId: item.id, stock: 12)]),
+            .orderCancelled(cancelled, stock: [ItemStock(itemId: item.id, stock: 15)]),
             .favoriteRemoved(userId: ada.id, restaurantId: restaurant.id, favoriteCount: removed),
             .subscriptionStarted(subscribed), .userDeactivated(deactivated),
         ]
@@ -50,20 +52,26 @@ import WireJSON
         let world = try await World.open(backend)
         let ada = try await world.makeUser(name: "Ada", email: "ada@example.com")
         let restaurant = try await world.makeRestaurant()
-        let item = try await world.makeItem(restaurantId: restaurant.id, stock: 1)
+        let item = try await world.makeItem(restaurantId: restaurant.id, stock: 2)
         _ = try await world.saveFavorite.execute(userId: ada.id, restaurantId: restaurant.id)
-        let before = try await world.loggedEvents(count: 4)
+        let cancelled = try await world.placeOrder.execute(.init(userId: ada.id, items: [.init(itemId: item.id, quantity: 1)], deliveryAddress: "x"))
+        _ = try await world.cancelOrder.execute(orderId: cancelled.id, userId: ada.id)
+        let placed = try await world.placeOrder.execute(.init(userId: ada.id, items: [.init(itemId: item.id, quantity: 1)], deliveryAddress: "x"))
+        let before = try await world.loggedEvents(count: 7)
+        world.advance(minutes: 31)
 
         // No-ops: each succeeds and stores nothing new.
         _ = try await world.saveFavorite.execute(userId: ada.id, restaurantId: restaurant.id)
         _ = try await world.removeFavorite.execute(userId: ada.id, restaurantId: RestaurantID(try await world.makeRestaurantWithoutEvent()))
         _ = try await world.updateUserProfile.execute(.init(userId: ada.id, name: "Ada"))
         _ = try await world.updateUserProfile.execute(.init(userId: ada.id))
+        _ = try await world.cancelOrder.execute(orderId: cancelled.id, userId: ada.id)
         // Refusals.
         await #expect(throws: DomainError.self) { _ = try await world.registerUser.execute(.init(name: "Twin", email: "ADA@example.com")) }
         await #expect(throws: DomainError.self) {
             _ = try await world.placeOrder.execute(.init(userId: ada.id, items: [.init(itemId: item.id, quantity: 2)], deliveryAddress: "x"))
         }
+        await #expect(throws: DomainError.self) { _ = try await world.cancelOrder.execute(orderId: placed.id, userId: ada.id) }
         await #expect(throws: DomainError.self) { _ = try await world.restockMenuItem.execute(itemId: item.id, quantity: MenuItem.stocks.upperBound) }
         // A replay of a bound key.
         let claim = IdempotencyClaim(key: "k", request: "deactivate ada") { _ in Array("{}".utf8) }

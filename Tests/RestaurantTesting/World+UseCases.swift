@@ -46,4 +46,6 @@ extension World {
     public var listOrders: ListOrders { useCases.listOrders }
     /// LoadFeed.
     public var loadFeed: LoadFeed { useCases.loadFeed }
+    /// CancelOrder.
+    public var cancelOrder: CancelOrder { useCases.cancelOrder }
 }

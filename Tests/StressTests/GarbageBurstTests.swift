@@ -607,7 +607,7 @@ extension StressSuite {
                 let bytes = reports.map(\.bytesSent).reduce(0, +)
                 let slowest = GarbageKind.allCases.map { kind in "\(kind) \(reports.filter { $0.kind == kind }.map(\.elapsed).max() ?? .zero)" }
                 print("GarbageBurst: slowest sender by kind: \(slowest.joined(separator: ", "))")
-                print("GarbageBurst: \(senders.count) senders on their own threads over 22 endpoints in \(burst): \(answerable) answerable garbage messages (all answered with contract errors), \(raw) raw connections, oversize frames and dropped peers, \(bytes) bytes in all")
+                print("GarbageBurst: \(senders.count) senders on their own threads over \(UseCaseName.allCases.count) endpoints in \(burst): \(answerable) answerable garbage messages (all answered with contract errors), \(raw) raw connections, oversize frames and dropped peers, \(bytes) bytes in all")
             }
         }
     }

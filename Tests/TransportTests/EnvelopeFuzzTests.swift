@@ -437,6 +437,7 @@ private func useCaseFields(_ ids: FixtureIds) -> [UseCaseName: [FieldSpec]] {
         case .getOrder: [id("orderId", ids.order)]
         case .listOrders: [id("userId", ids.user), int("limit", 10, required: false), FieldSpec(name: "cursor", kind: .string, required: false, valid: .null)]
         case .loadFeed: [int("limit", 10, required: false), FieldSpec(name: "cursor", kind: .string, required: false, valid: .null)]
+        case .cancelOrder: [id("orderId", ids.order), id("userId", ids.user)]
         }
     }
     return Dictionary(uniqueKeysWithValues: UseCaseName.allCases.map { ($0, fields($0)) })
@@ -891,8 +892,28 @@ struct EnvelopeFuzzTests {
 /// checks afterwards use other users and items (see ``validRequests(tag:)``).
 private let seededFixture = FixtureIds(user: "u-000050", deactivatedUser: "u-000060", restaurant: "r-000001", item: "m-000003", order: "o-000001")
 
-/// A request every use case answers with ok on the seeded sample data, whatever the fuzzing did.
-private func validRequests(tag: String) -> [UseCaseName: [UInt8]] {
+/// An order placed now (sample orders are past CancelOrder's 30 minutes), by a user no fuzzed
+/// request refers to: what ``validRequests(tag:cancellable:)`` cancels.
+private func cancellableOrder(_ harness: ServiceHarness, curve: CurveClient? = nil) async throws -> PlacedOrder {
+    let userId = "u-000009"
+    let reply = try await call(
+        harness.address(.placeOrder),
+        request(id: "cancellable", params: ["userId": .string(userId), "items": [["itemId": "m-000001", "quantity": 2]], "deliveryAddress": "9 After St"]),
+        curve: curve
+    )
+    let orderId = try #require(reply.result?["order"]?["id"]?.stringValue, "PlaceOrder answered \(reply)")
+    return PlacedOrder(orderId: orderId, userId: userId)
+}
+
+/// An order and its user.
+private struct PlacedOrder: Sendable {
+    let orderId: String
+    let userId: String
+}
+
+/// A request every use case answers with ok on the seeded sample data, whatever the fuzzing did;
+/// CancelOrder's cancels `cancellable` (ok again once it is cancelled).
+private func validRequests(tag: String, cancellable: PlacedOrder) -> [UseCaseName: [UInt8]] {
     let email = "after-\(tag)-\(UUID().uuidString.lowercased())@example.com"
     // An exhaustive switch: a use case added to the contract without a valid request here does not compile.
     func params(_ useCase: UseCaseName) -> JSONValue {
@@ -919,6 +940,7 @@ private func validRequests(tag: String) -> [UseCaseName: [UInt8]] {
         case .getOrder: ["orderId": "o-000001"]
         case .listOrders: ["userId": "u-000001"]
         case .loadFeed: ["limit": 3]
+        case .cancelOrder: ["orderId": .string(cancellable.orderId), "userId": .string(cancellable.userId)]
         }
     }
     return Dictionary(uniqueKeysWithValues: UseCaseName.allCases.map { ($0, request(id: "after-\(tag)", params: params($0))) })
@@ -969,7 +991,7 @@ struct EndpointFuzzTests {
         let seed: UInt64 = 0xE4D_0117
         let perUseCase = 300
         let fields = useCaseFields(seededFixture)
-        let after = validRequests(tag: "well-framed")
+        let after = validRequests(tag: "well-framed", cancellable: try await cancellableOrder(harness))
         var inputs: [UseCaseName: [[UInt8]]] = [:]
         var generator = FuzzGenerator(seed: seed)
         for useCase in UseCaseName.allCases {
@@ -1001,7 +1023,7 @@ struct EndpointFuzzTests {
             #expect(final.id == "after-well-framed" && final.ok == true, "\(useCase.rawValue): the valid request afterwards got \(final)")
         }
         let total = inputs.values.map(\.count).reduce(0, +)
-        print("EndpointFuzz: \(total) well-framed fuzzed requests over 22 endpoints in \(clock.now - started); replies by outcome: \(codes.sorted { $0.key < $1.key })")
+        print("EndpointFuzz: \(total) well-framed fuzzed requests over \(UseCaseName.allCases.count) endpoints in \(clock.now - started); replies by outcome: \(codes.sorted { $0.key < $1.key })")
         #expect(failures.count == 0, "\(failures.count) of \(total) replies against the contract")
         #expect(codes["internal"] == nil)
         #expect(codes["ok", default: 0] > 0 && codes["invalid_input", default: 0] > total / 5 && codes["malformed", default: 0] > 0)
@@ -1035,13 +1057,14 @@ private func expectFuzzedFrameListsAnswered(by harness: ServiceHarness, curve: C
         let seed: UInt64 = 0xF4A3_E5
         let perUseCase = 60
         let fields = useCaseFields(seededFixture)
-        let after = validRequests(tag: "frames")
+        let cancellable = try await cancellableOrder(harness, curve: curve)
+        let after = validRequests(tag: "frames", cancellable: cancellable)
         var generator = FuzzGenerator(seed: seed)
         func hop() -> [UInt8] { (0..<generator.int(1...64)).map { _ in UInt8.random(in: 0...255, using: &generator.random) } }
         var inputs: [UseCaseName: [[[UInt8]]]] = [:]
         for useCase in UseCaseName.allCases {
             inputs[useCase] = (0..<perUseCase).map { serial in
-                let body = generator.chance(20) ? validRequests(tag: "x")[useCase]! : endpointBody(&generator, fields: fields[useCase]!, serial: serial)
+                let body = generator.chance(20) ? validRequests(tag: "x", cancellable: cancellable)[useCase]! : endpointBody(&generator, fields: fields[useCase]!, serial: serial)
                 switch serial % 13 {
                 case 0: return [body]
                 case 1: return [[]]
@@ -1086,7 +1109,7 @@ private func expectFuzzedFrameListsAnswered(by harness: ServiceHarness, curve: C
             #expect(final.id == "after-frames" && final.ok == true, "\(useCase.rawValue): the valid request afterwards got \(final)")
         }
         let total = inputs.values.map(\.count).reduce(0, +)
-        print("FrameFuzz: \(total) frame lists over 22 endpoints, \(wellFramed) of them well framed")
+        print("FrameFuzz: \(total) frame lists over \(UseCaseName.allCases.count) endpoints, \(wellFramed) of them well framed")
         #expect(failures.count == 0, "\(failures.count) of \(total) frame lists answered against the contract")
     }
 }

@@ -49,24 +49,42 @@ private func newItem(_ harness: ServiceHarness, restaurantId: String, stock: Int
     return try #require(result["item"]?["id"]?.stringValue)
 }
 
-private let keyedWrites: [KeyedWrite] = [
-    KeyedWrite(useCase: .registerUser) { _ in ["name": "Twice", "email": .string(uniqueEmail("twice"))] },
-    KeyedWrite(useCase: .updateUserProfile) { h in ["userId": .string(try await newUser(h)), "name": "Renamed"] },
-    KeyedWrite(useCase: .deactivateUser) { h in ["userId": .string(try await newUser(h))] },
-    KeyedWrite(useCase: .startSubscription) { h in ["userId": .string(try await newUser(h)), "months": 3] },
-    KeyedWrite(useCase: .createRestaurant) { _ in
+/// One keyed write per write use case of the contract: an exhaustive switch, so a use case added
+/// without its case here does not compile.
+private let keyedWrites: [KeyedWrite] = UseCaseName.allCases.compactMap { useCase in
+    keyedParams(useCase).map { KeyedWrite(useCase: useCase, prepare: $0) }
+}
+
+/// How a keyed write of `useCase` makes its params; `nil` for a read.
+private func keyedParams(_ useCase: UseCaseName) -> (@Sendable (ServiceHarness) async throws -> JSONValue)? {
+    switch useCase {
+    case .registerUser: { _ in ["name": "Twice", "email": .string(uniqueEmail("twice"))] }
+    case .updateUserProfile: { h in ["userId": .string(try await newUser(h)), "name": "Renamed"] }
+    case .deactivateUser: { h in ["userId": .string(try await newUser(h))] }
+    case .startSubscription: { h in ["userId": .string(try await newUser(h)), "months": 3] }
+    case .createRestaurant: { _ in
         ["name": "Once", "cuisine": "Greek", "priceLevel": 3, "address": "2 Key St", "latitude": -3.5, "longitude": 7, "openingHours": ["Mon 9-5"]]
-    },
-    KeyedWrite(useCase: .saveFavoriteRestaurant) { h in ["userId": .string(try await newUser(h)), "restaurantId": "r-000003"] },
-    KeyedWrite(useCase: .removeFavoriteRestaurant) { h in ["userId": .string(try await newUser(h)), "restaurantId": "r-000003"] },
-    KeyedWrite(useCase: .addReview) { h in ["userId": .string(try await newUser(h)), "restaurantId": .string(try await newRestaurant(h)), "rating": 4, "text": "Once only"] },
-    KeyedWrite(useCase: .addMenuItem) { h in ["restaurantId": .string(try await newRestaurant(h)), "name": "Once Pie", "priceCents": 700, "currency": "EUR", "stock": 9] },
-    KeyedWrite(useCase: .restockMenuItem) { h in ["itemId": .string(try await newItem(h, restaurantId: try await newRestaurant(h), stock: 1)), "quantity": 5] },
-    KeyedWrite(useCase: .placeOrder) { h in
+    }
+    case .saveFavoriteRestaurant: { h in ["userId": .string(try await newUser(h)), "restaurantId": "r-000003"] }
+    case .removeFavoriteRestaurant: { h in ["userId": .string(try await newUser(h)), "restaurantId": "r-000003"] }
+    case .addReview: { h in ["userId": .string(try await newUser(h)), "restaurantId": .string(try await newRestaurant(h)), "rating": 4, "text": "Once only"] }
+    case .addMenuItem: { h in ["restaurantId": .string(try await newRestaurant(h)), "name": "Once Pie", "priceCents": 700, "currency": "EUR", "stock": 9] }
+    case .restockMenuItem: { h in ["itemId": .string(try await newItem(h, restaurantId: try await newRestaurant(h), stock: 1)), "quantity": 5] }
+    case .placeOrder: { h in
         let item = try await newItem(h, restaurantId: try await newRestaurant(h), stock: 10)
         return ["userId": .string(try await newUser(h)), "items": [["itemId": .string(item), "quantity": 2]], "deliveryAddress": "3 Key St"]
-    },
-]
+    }
+    case .cancelOrder: { h in
+        let item = try await newItem(h, restaurantId: try await newRestaurant(h), stock: 10)
+        let userId = try await newUser(h)
+        let placed = try await okResult(h, .placeOrder, request(params: ["userId": .string(userId), "items": [["itemId": .string(item), "quantity": 2]], "deliveryAddress": "4 Key St"]))
+        return ["orderId": .string(try #require(placed["order"]?["id"]?.stringValue)), "userId": .string(userId)]
+    }
+    case .getUserProfile, .getRestaurant, .listRestaurants, .searchRestaurants, .getFavoriteRestaurants, .getReviews,
+         .calculateRestaurantScore, .getMenu, .getOrder, .listOrders, .loadFeed:
+        nil
+    }
+}
 
 /// The envelope's `idempotencyKey` over real sockets: a repeated write is answered with the
 /// first reply's result and has no effect, on both stores; another request with the key is a

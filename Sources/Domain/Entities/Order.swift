@@ -1,5 +1,13 @@
 /// A placed order. Amounts are minor units of `currency`; the tax was fixed when it was placed.
 public struct Order: Sendable, Hashable, Identifiable {
+    /// Where an order stands.
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        /// Placed: its stock is taken.
+        case placed
+        /// Cancelled: its stock was returned.
+        case cancelled
+    }
+
     /// One line of an order.
     public struct Line: Sendable, Hashable {
         /// The ordered item.
@@ -36,9 +44,16 @@ public struct Order: Sendable, Hashable, Identifiable {
     public let deliveryAddress: String
     /// When it was placed.
     public let createdAt: Timestamp
+    /// Placed or cancelled.
+    public let status: Status
+    /// When it was cancelled; nil while placed.
+    public let cancelledAt: Timestamp?
 
     /// Creates an order value as stored.
-    public init(id: OrderID, userId: UserID, lines: [Line], currency: Currency, discountCents: Int, taxCents: Int, deliveryAddress: String, createdAt: Timestamp) {
+    public init(
+        id: OrderID, userId: UserID, lines: [Line], currency: Currency, discountCents: Int, taxCents: Int, deliveryAddress: String,
+        createdAt: Timestamp, status: Status = .placed, cancelledAt: Timestamp? = nil
+    ) {
         self.id = id
         self.userId = userId
         self.lines = lines
@@ -47,6 +62,8 @@ public struct Order: Sendable, Hashable, Identifiable {
         self.taxCents = taxCents
         self.deliveryAddress = deliveryAddress
         self.createdAt = createdAt
+        self.status = status
+        self.cancelledAt = cancelledAt
     }
 
     /// Creates a new order, computing the tax on subtotal − discount with `taxRate`; the caller
@@ -67,6 +84,23 @@ public struct Order: Sendable, Hashable, Identifiable {
     public static let quantities = 1...1_000_000
     /// The longest delivery address, in characters.
     public static let maximumAddressLength = 500
+
+    /// How long after it was placed an order may be cancelled: 30 minutes.
+    public static let cancellationWindowMilliseconds: Int64 = 30 * 60 * 1000
+
+    /// Whether the cancellation window is still open at `now`: the order is not older than
+    /// ``cancellationWindowMilliseconds``.
+    public func canBeCancelled(at now: Timestamp) -> Bool {
+        now <= createdAt.adding(milliseconds: Order.cancellationWindowMilliseconds)
+    }
+
+    /// This order cancelled at `time`.
+    public func cancelled(at time: Timestamp) -> Order {
+        Order(
+            id: id, userId: userId, lines: lines, currency: currency, discountCents: discountCents, taxCents: taxCents,
+            deliveryAddress: deliveryAddress, createdAt: createdAt, status: .cancelled, cancelledAt: time
+        )
+    }
 
     /// Sum of the lines.
     public var subtotalCents: Int { Order.subtotal(of: lines) }

@@ -38,6 +38,8 @@ public enum BusinessRuleViolation: Sendable, Hashable, CustomStringConvertible {
     case orderBelowMinimum(minimumMinorUnits: Int, actualMinorUnits: Int)
     /// A restock would take an item's stock past the maximum; nothing was added.
     case stockAboveMaximum(itemId: MenuItemID, stock: Int, quantity: Int, maximum: Int)
+    /// The order is older than the cancellation window; nothing changed.
+    case cancellationWindowClosed(orderId: OrderID, windowMinutes: Int)
 
     /// A plain-words explanation.
     public var description: String {
@@ -50,6 +52,8 @@ public enum BusinessRuleViolation: Sendable, Hashable, CustomStringConvertible {
             "order value after discount is \(actual) minor units; the minimum is \(minimum)"
         case .stockAboveMaximum(let itemId, let stock, let quantity, let maximum):
             "restocking \(quantity) would take the stock of item \(itemId) from \(stock) past the maximum of \(maximum); nothing was added"
+        case .cancellationWindowClosed(let orderId, let minutes):
+            "order \(orderId) was placed more than \(minutes) minutes ago and can no longer be cancelled; nothing changed"
         }
     }
 }

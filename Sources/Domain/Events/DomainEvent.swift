@@ -30,6 +30,9 @@ public enum DomainEvent: Sendable, Hashable {
     case menuItemRestocked(MenuItem)
     /// PlaceOrder: the order and the stock each of its items has left after it, in line order.
     case orderPlaced(Order, stock: [ItemStock])
+    /// CancelOrder of a placed order: the cancelled order and the stock each of its items has
+    /// after the return, in line order.
+    case orderCancelled(Order, stock: [ItemStock])
 
     /// The id of the entity written, by which a consumer orders and groups the events of one
     /// entity: the user, the restaurant (its reviews too), the user (their favourites), the menu
@@ -46,7 +49,7 @@ public enum DomainEvent: Sendable, Hashable {
             review.restaurantId.rawValue
         case .menuItemAdded(let item), .menuItemRestocked(let item):
             item.id.rawValue
-        case .orderPlaced(let order, _):
+        case .orderPlaced(let order, _), .orderCancelled(let order, _):
             order.id.rawValue
         }
     }

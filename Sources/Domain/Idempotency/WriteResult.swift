@@ -11,6 +11,6 @@ public enum WriteResult: Sendable, Hashable {
     case review(Review, restaurantRating: Double)
     /// AddMenuItem, RestockMenuItem: the item as stored.
     case menuItem(MenuItem)
-    /// PlaceOrder: the order.
+    /// PlaceOrder, CancelOrder: the order.
     case order(Order)
 }

@@ -45,6 +45,8 @@ public struct UseCaseCatalog: Sendable {
     public let listOrders: ListOrders
     /// LoadFeed.
     public let loadFeed: LoadFeed
+    /// CancelOrder.
+    public let cancelOrder: CancelOrder
     /// Answers a write whose idempotency key is bound already, before the write's use case runs.
     public let replayBoundWrite: ReplayBoundWrite
     /// Reads the event log from a sequence number (the event log endpoint's).
@@ -78,6 +80,7 @@ public struct UseCaseCatalog: Sendable {
         getOrder = GetOrder(orders: orders)
         listOrders = ListOrders(users: users, orders: orders)
         loadFeed = LoadFeed(restaurants: restaurants)
+        cancelOrder = CancelOrder(users: users, orders: orders, clock: clock)
         replayBoundWrite = ReplayBoundWrite(bindings: idempotency)
         readEventLog = ReadEventLog(events: events)
     }

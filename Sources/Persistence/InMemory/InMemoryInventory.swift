@@ -88,6 +88,27 @@ actor InMemoryInventory {
         return .placed(order)
     }
 
+    /// Cancels the order as `decide` judges it and returns its lines' stock, or changes nothing.
+    func cancel(id: OrderID, claim: IdempotencyClaim?, _ decide: (Order) throws -> Order) throws -> OrderCancellationOutcome {
+        try idempotency.perform(claim) {
+            guard let stored = orders[id] else { return (.notFound, nil) }
+            let decided = try decide(stored)
+            guard decided != stored else { return (.stored(stored), .unchanged(.order(stored))) }
+            try stored.checkCancellation(decided)
+            var after: [ItemStock] = []
+            for line in decided.lines {
+                guard let item = items[line.itemId] else { throw StoreError.inconsistentWrite("item \(line.itemId) of order \(id) is missing") }
+                items[line.itemId] = item.with(stock: item.stock + line.quantity)
+                after.append(ItemStock(itemId: line.itemId, stock: item.stock + line.quantity))
+            }
+            orders[id] = decided
+            if let index = ordersByUser[decided.userId]?.firstIndex(where: { $0.id == id }) {
+                ordersByUser[decided.userId]![index] = decided
+            }
+            return (.stored(decided), .changed(.order(decided), .orderCancelled(decided, stock: after)))
+        }
+    }
+
     /// The order with this id.
     func order(id: OrderID) -> Order? {
         orders[id]

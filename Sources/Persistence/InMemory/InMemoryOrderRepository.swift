@@ -20,6 +20,13 @@ public struct InMemoryOrderRepository: OrderRepository {
         try await inventory.place(order, claim: claim)
     }
 
+    /// Cancels the order as `decide` judges it and returns its lines' stock, in one step.
+    public nonisolated(nonsending) func cancel(
+        id: OrderID, claim: IdempotencyClaim?, _ decide: @escaping @Sendable (Order) throws -> Order
+    ) async throws -> OrderCancellationOutcome {
+        try await inventory.cancel(id: id, claim: claim, decide)
+    }
+
     /// The order with this id.
     public nonisolated(nonsending) func order(id: OrderID) async -> Order? {
         await inventory.order(id: id)

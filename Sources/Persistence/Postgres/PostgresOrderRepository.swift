@@ -50,6 +50,44 @@ public struct PostgresOrderRepository: OrderRepository {
         }
     }
 
+    /// Cancels the order as `decide` judges it and returns its lines' stock, in one transaction:
+    /// the order's row is locked first, then its items' rows in id order as PlaceOrder locks
+    /// them, so racing cancellations return the stock once and nothing deadlocks.
+    public func cancel(id: OrderID, claim: IdempotencyClaim?, _ decide: @escaping @Sendable (Order) throws -> Order) async throws -> OrderCancellationOutcome {
+        try await store.write(claim: claim) { connection, logger in
+            let rows = try await connection.rows("SELECT \(unescaped: OrderRecord.postgresSelection) FROM orders WHERE id = \(id.rawValue) FOR UPDATE", logger)
+            guard let stored = try await Self.orders(from: rows, connection, logger).first else { return (.notFound, nil) }
+            let decided = try decide(stored)
+            guard decided != stored else { return (.stored(stored), .unchanged(.order(stored))) }
+            try stored.checkCancellation(decided)
+            _ = try await connection.rows(LockItems.self, logger, binding: { $0.append(decided.lines.map(\.itemId.rawValue)) })
+            let cancelled = try await connection.rows(
+                """
+                UPDATE orders SET status = \(decided.status.rawValue), cancelled_at = \(decided.cancelledAt?.millisecondsSinceEpoch)
+                WHERE id = \(id.rawValue) AND status = \(Order.Status.placed.rawValue) RETURNING id
+                """,
+                logger
+            )
+            guard cancelled.count == 1 else { throw StoreError.inconsistentWrite("order \(id) changed under its own row lock") }
+            var stock: [String: Int] = [:]
+            for (itemId, left) in try await connection.rows(
+                """
+                UPDATE menu_items AS m SET stock = m.stock + l.quantity
+                FROM unnest(\(decided.lines.map(\.itemId.rawValue))::text[], \(decided.lines.map(\.quantity))::bigint[]) AS l(id, quantity)
+                WHERE m.id = l.id RETURNING m.id, m.stock
+                """,
+                logger, { try $0.decode((String, Int).self) }
+            ) {
+                stock[itemId] = left
+            }
+            let after = try decided.lines.map { line in
+                guard let left = stock[line.itemId.rawValue] else { throw StoreError.inconsistentWrite("item \(line.itemId) of order \(id) is missing") }
+                return ItemStock(itemId: line.itemId, stock: left)
+            }
+            return (.stored(decided), .changed(.order(decided), .orderCancelled(decided, stock: after)))
+        }
+    }
+
     /// The order with this id.
     public func order(id: OrderID) async throws -> Order? {
         try await store.read { connection, logger in

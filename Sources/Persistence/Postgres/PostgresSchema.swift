@@ -145,6 +145,10 @@ enum PostgresSchema {
             );
             INSERT INTO event_sequence (only_row, last_seq) VALUES (true, 0);
             """),
+        (MigrationName.orderStatus, """
+            ALTER TABLE orders ADD COLUMN status TEXT NOT NULL DEFAULT 'placed' CHECK (status IN ('placed', 'cancelled'));
+            ALTER TABLE orders ADD COLUMN cancelled_at BIGINT;      -- ms since the epoch; NULL while placed
+            """),
     ]
 
     /// The statements of a migration's text, in order.

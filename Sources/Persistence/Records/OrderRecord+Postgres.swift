@@ -13,6 +13,8 @@ extension OrderRecord: PostgresRecord {
         case .taxMinorUnits: .init(column) { $0.taxMinorUnits }
         case .deliveryAddress: .init(column) { $0.deliveryAddress }
         case .createdAt: .init(column) { $0.createdAt }
+        case .status: .init(column) { $0.status }
+        case .cancelledAt: .init(column, nullable: { $0.cancelledAt })
         }
     }
 
@@ -24,5 +26,7 @@ extension OrderRecord: PostgresRecord {
         taxMinorUnits = try row[.taxMinorUnits]
         deliveryAddress = try row[.deliveryAddress]
         createdAt = try row[.createdAt]
+        status = try row[.status]
+        cancelledAt = try row[.cancelledAt]
     }
 }

@@ -44,6 +44,34 @@ public actor SQLiteOrderRepository: OrderRepository {
         }
     }
 
+    /// Cancels the order as `decide` judges it and returns its lines' stock, in one write
+    /// transaction; returns once durable.
+    public nonisolated(nonsending) func cancel(
+        id: OrderID, claim: IdempotencyClaim?, _ decide: @escaping @Sendable (Order) throws -> Order
+    ) async throws -> OrderCancellationOutcome {
+        try await store.write(boundTo: claim) { db in
+            let records = try db.records(OrderRecord.self, "SELECT \(OrderRecord.selection) FROM orders WHERE id = ?", [id.rawValue])
+            guard let stored = try Self.orders(records, db).first else { return (.notFound, nil) }
+            let decided = try decide(stored)
+            guard decided != stored else { return (.stored(stored), .unchanged(.order(stored))) }
+            try stored.checkCancellation(decided)
+            try db.run(
+                "UPDATE orders SET status = :status, cancelled_at = :cancelledAt WHERE id = :id AND status = :placed",
+                ["status": decided.status.rawValue, "cancelledAt": decided.cancelledAt?.millisecondsSinceEpoch, "id": id.rawValue, "placed": Order.Status.placed.rawValue]
+            )
+            guard db.changesCount == 1 else { throw StoreError.inconsistentWrite("order \(id) changed inside its own transaction") }
+            var after: [ItemStock] = []
+            for line in decided.lines {
+                try db.run("UPDATE menu_items SET stock = stock + :quantity WHERE id = :id", ["quantity": line.quantity, "id": line.itemId.rawValue])
+                guard db.changesCount == 1, let stock = try Int.fetchOne(db.cachedStatement(sql: "SELECT stock FROM menu_items WHERE id = ?"), arguments: [line.itemId.rawValue]) else {
+                    throw StoreError.inconsistentWrite("item \(line.itemId) of order \(id) is missing")
+                }
+                after.append(ItemStock(itemId: line.itemId, stock: stock))
+            }
+            return (.stored(decided), .changed(.order(decided), .orderCancelled(decided, stock: after)))
+        }
+    }
+
     /// The order with this id.
     public nonisolated(nonsending) func order(id: OrderID) async throws -> Order? {
         try await store.read { db in

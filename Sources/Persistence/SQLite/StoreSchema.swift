@@ -143,6 +143,12 @@ enum StoreSchema {
                 );
                 """)
         }
+        migrator.registerMigration(MigrationName.orderStatus) { db in
+            try db.execute(sql: """
+                ALTER TABLE orders ADD COLUMN status TEXT NOT NULL DEFAULT 'placed' CHECK (status IN ('placed', 'cancelled'));
+                ALTER TABLE orders ADD COLUMN cancelled_at INTEGER;    -- ms since the epoch; NULL while placed
+                """)
+        }
         return migrator
     }
 }

@@ -48,6 +48,9 @@ public struct WireEventEncoding: EventEncoding {
         case .orderPlaced(let order, let stock):
             type = .orderPlaced
             writer.orderChange(order, stock: stock)
+        case .orderCancelled(let order, let stock):
+            type = .orderCancelled
+            writer.orderChange(order, stock: stock)
         }
         return EncodedEvent(type: type.rawValue, data: writer.finish())
     }

@@ -153,6 +153,11 @@ extension UseCaseRoute {
             return UseCaseRoute(name: name) { p, _ in
                 .feedPage(try await useCase.execute(limit: try p.optionalInt("limit"), cursor: try p.optionalCursor()))
             }
+        case .cancelOrder:
+            let useCase = c.cancelOrder
+            return UseCaseRoute(name: name) { p, claim in
+                .order(try await useCase.execute(orderId: try p.identifier("orderId"), userId: try p.identifier("userId"), claim: claim))
+            }
         }
     }
 }

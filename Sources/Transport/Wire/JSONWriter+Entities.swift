@@ -11,6 +11,10 @@ extension JSONWriter {
         string(ISO8601.string(from: value))
     }
 
+    mutating func optionalTimestamp(_ value: Timestamp?) {
+        if let value { timestamp(value) } else { null() }
+    }
+
     /// user {id, name, email, joinedAt, isActive, subscriptionActiveUntil}
     mutating func user(_ user: User) {
         beginObject()
@@ -19,8 +23,7 @@ extension JSONWriter {
         key(literal: "email"); string(user.email.value)
         key(literal: "joinedAt"); timestamp(user.joinedAt)
         key(literal: "isActive"); bool(user.isActive)
-        key(literal: "subscriptionActiveUntil")
-        if let until = user.subscriptionActiveUntil { timestamp(until) } else { null() }
+        key(literal: "subscriptionActiveUntil"); optionalTimestamp(user.subscriptionActiveUntil)
         endObject()
     }
 
@@ -86,7 +89,8 @@ extension JSONWriter {
     }
 
     /// order {id, userId, items [{itemId, quantity, unitPriceCents}], subtotalCents,
-    /// discountCents, taxCents, totalCents, currency, deliveryAddress, createdAt}
+    /// discountCents, taxCents, totalCents, currency, deliveryAddress, createdAt, status,
+    /// cancelledAt}
     mutating func order(_ order: Order) {
         beginObject()
         key(literal: "id"); string(order.id.rawValue)
@@ -108,6 +112,8 @@ extension JSONWriter {
         key(literal: "currency"); string(order.currency.code)
         key(literal: "deliveryAddress"); string(order.deliveryAddress)
         key(literal: "createdAt"); timestamp(order.createdAt)
+        key(literal: "status"); string(order.status.rawValue)
+        key(literal: "cancelledAt"); optionalTimestamp(order.cancelledAt)
         endObject()
     }
 
