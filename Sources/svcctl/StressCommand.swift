@@ -17,9 +17,9 @@ struct StressCommand: ParsableCommand {
             fixed schedule (open loop) and latency is measured from the intended send time, so a \
             stall shows in the percentiles instead of slowing the load down. The run creates its \
             own users, restaurants and menu items (named with a random tag) and races them on \
-            purpose: one user's favourites, one item's stock, one restaurant's reviews, a few email \
+            purpose: one user's favourites, one item's stock (orders, cancels and restocks), one restaurant's reviews, a few email \
             addresses registered in mixed case. Afterwards it reads the store back through the use \
-            cases and checks: favourites ≤ 100 per user, stock never negative and conserved, unique \
+            cases and checks: favourites ≤ 100 per user, stock never negative and conserved (returns of cancelled orders included), unique \
             emails, rating = mean of reviews, consistent order totals. A live progress line goes to \
             stderr; the report to stdout (--json: one JSON object).
 

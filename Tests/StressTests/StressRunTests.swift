@@ -31,8 +31,8 @@ extension StressSuite {
         }
 
         @Test(arguments: [
-            (clients: 64, users: 64, rate: 1500, seed: "11", mix: "read=55,favorite=15,review=10,order=12,restock=3,register=5"),
-            (clients: 96, users: 128, rate: 1000, seed: "12", mix: "read=25,favorite=30,review=15,order=20,restock=5,register=5"),
+            (clients: 64, users: 64, rate: 1500, seed: "11", mix: "read=52,favorite=15,review=10,order=12,cancel=3,restock=3,register=5"),
+            (clients: 96, users: 128, rate: 1000, seed: "12", mix: "read=25,favorite=25,review=15,order=20,cancel=5,restock=5,register=5"),
         ])
         func stressRunAgainstTheSampleDataIsClean(clients: Int, users: Int, rate: Int, seed: String, mix: String) async throws {
             try await withSvcd(seed: true) { child in
@@ -57,6 +57,7 @@ extension StressSuite {
                 #expect(load["answered"]?.intValue == sent, "every request answered")
                 #expect(load["unexpectedErrors"]?.intValue == 0)
                 #expect((load["expectedRefusals"]?.intValue ?? 0) > 0, "the races provoked refusals")
+                #expect((report["useCases"]?["CancelOrder"]?["ok"]?.intValue ?? 0) > 0, "cancels of placed orders were answered ok")
                 for name in ["favoritesCap", "stock", "uniqueEmails", "rating", "orderTotals"] {
                     #expect((invariant(report, name)?["checked"]?.intValue ?? 0) > 0, "\(name) checked something")
                 }

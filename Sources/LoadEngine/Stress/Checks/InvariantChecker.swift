@@ -95,7 +95,7 @@ struct InvariantChecker {
 
     private func stock(listedOrders: [JSONValue], unreadable: [String]) throws(LoadFailure) -> InvariantResult {
         var result = InvariantResult(
-            name: "stock", rule: "stock never below 0, and initial + restocked = sold + left for every item")
+            name: "stock", rule: "stock never below 0, initial + restocked + returned = sold + left for every item, every acknowledged cancel kept")
         for problem in unreadable { result.fail(problem) }
         var left: [String: Int] = [:]
         let menus = try read(.getMenu, fixture.ownRestaurants.map { ["restaurantId": .string($0)] }, for: &result) { "restaurant \(fixture.ownRestaurants[$0])" }
@@ -104,10 +104,14 @@ struct InvariantChecker {
                 if let id = item["id"]?.stringValue, let stock = item["stock"]?.intValue { left[id] = stock }
             }
         }
-        var sold: [String: Int] = [:]
+        // Sold: the lines of every order placed; returned: those of every order cancelled.
+        var sold: [String: Int] = [:], returned: [String: Int] = [:]
         for order in listedOrders {
+            let cancelled = order["status"]?.stringValue == "cancelled"
             for line in order["items"]?.arrayValue ?? [] {
-                if let id = line["itemId"]?.stringValue, let quantity = line["quantity"]?.intValue { sold[id, default: 0] += quantity }
+                guard let id = line["itemId"]?.stringValue, let quantity = line["quantity"]?.intValue else { continue }
+                sold[id, default: 0] += quantity
+                if cancelled { returned[id, default: 0] += quantity }
             }
         }
         for (index, item) in fixture.items.enumerated() {
@@ -120,15 +124,21 @@ struct InvariantChecker {
             let restocked = ledger.restocked[index] ?? 0
             let unknown = ledger.unknownRestocked[index] ?? 0
             let accounted = (sold[item.id] ?? 0) + remaining
-            let lower = item.initialStock + restocked
+            let back = returned[item.id] ?? 0
+            let lower = item.initialStock + restocked + back
             if accounted < lower || accounted > lower + unknown {
                 let range = unknown == 0 ? "\(lower)" : "\(lower)…\(lower + unknown)"
                 result.fail(
-                    "item \(item.id): initial \(item.initialStock) + restocked \(restocked) (+\(unknown) unknown) = \(range), "
+                    "item \(item.id): initial \(item.initialStock) + restocked \(restocked) (+\(unknown) unknown) + returned \(back) = \(range), "
                         + "but sold \(sold[item.id] ?? 0) + left \(remaining) = \(accounted)")
             }
         }
         let listedIds = Set(listedOrders.compactMap { $0["id"]?.stringValue })
+        let listedCancelled = Set(listedOrders.filter { $0["status"]?.stringValue == "cancelled" }.compactMap { $0["id"]?.stringValue })
+        let uncancelled = ledger.cancelledOrders.subtracting(listedCancelled).intersection(listedIds)
+        if !uncancelled.isEmpty {
+            result.fail("\(uncancelled.count) acknowledged cancellations are not cancelled in ListOrders, e.g. \(uncancelled.sorted().prefix(3).joined(separator: ", "))")
+        }
         let lost = ledger.orders.keys.filter { !listedIds.contains($0) }
         if !lost.isEmpty {
             result.fail("\(lost.count) acknowledged orders are missing from ListOrders, e.g. \(lost.sorted().prefix(3).joined(separator: ", "))")

@@ -24,6 +24,8 @@ struct StressLedger: Sendable {
     var unknownOrders = 0
     /// Orders refused for lack of stock (`business_rule`).
     var stockRefusals = 0
+    /// Orders whose cancellation was acknowledged.
+    var cancelledOrders: Set<String> = []
 
     /// Per item index: acknowledged restocked quantity.
     var restocked: [Int: Int] = [:]
@@ -59,6 +61,7 @@ struct StressLedger: Sendable {
         orders.merge(other.orders) { first, _ in first }
         unknownOrders += other.unknownOrders
         stockRefusals += other.stockRefusals
+        cancelledOrders.formUnion(other.cancelledOrders)
         restocked.merge(other.restocked, uniquingKeysWith: +)
         unknownRestocked.merge(other.unknownRestocked, uniquingKeysWith: +)
         registrations.merge(other.registrations, uniquingKeysWith: +)

@@ -130,6 +130,9 @@ struct StressThread {
             count(entry.instance) { $0.ok += 1 }
             outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].ok += 1
             entry.request.recordSuccess(result, in: &outcome.ledger)
+            if case .order = entry.request.effect, let id = result["order"]?["id"]?.stringValue, let userId = entry.request.params["userId"]?.stringValue {
+                clients[entry.client].workload.notePlaced(orderId: id, userId: userId)
+            }
         }
 
         func handle(_ body: [UInt8], at now: UInt64) {

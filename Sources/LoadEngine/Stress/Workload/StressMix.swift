@@ -1,13 +1,13 @@
 import Foundation
 
-/// Relative weights of the operation kinds, e.g. `read=55,favorite=15,review=10,order=12,restock=3,register=5`.
+/// Relative weights of the operation kinds, e.g. `read=52,favorite=15,review=10,order=12,cancel=3,restock=3,register=5`.
 /// Kinds left out weigh 0.
 public struct StressMix: Sendable, CustomStringConvertible {
     /// Weight of each kind (≥ 0; their sum is > 0).
     public let weights: [StressOperationKind: Int]
 
     /// The default mix: mostly reads, with every invariant-bearing write well represented.
-    public static let standard = StressMix("read=55,favorite=15,review=10,order=12,restock=3,register=5")!
+    public static let standard = StressMix("read=52,favorite=15,review=10,order=12,cancel=3,restock=3,register=5")!
 
     /// Reads `KIND=WEIGHT,…` (kinds in any letter case, each at most once, weights 0…1,000,000,
     /// not all 0); `nil` for anything else.

@@ -9,6 +9,9 @@ public enum StressOperationKind: String, CaseIterable, Sendable {
     case review
     /// PlaceOrder.
     case order
+    /// CancelOrder of an order the same client placed (a recent one, sometimes one it cancelled
+    /// already); PlaceOrder while it has placed none.
+    case cancel
     /// RestockMenuItem.
     case restock
     /// RegisterUser of a contested email address (random letter case).

@@ -22,6 +22,8 @@ struct StressRequest: Sendable {
         case review(restaurant: String)
         /// PlaceOrder.
         case order
+        /// CancelOrder of `orderId`.
+        case cancel(orderId: String)
         /// RestockMenuItem of item index `item` by `quantity`.
         case restock(item: Int, quantity: Int)
         /// RegisterUser of contested email index `email`, as `address`.
@@ -97,10 +99,16 @@ struct StressRequest: Sendable {
                 ledger.observe(StressViolation(invariant: "rating", detail: "AddReview answered restaurantRating \(rating) for \(restaurant)"))
             }
         case .order:
-            if let order = result["order"] ?? Optional(result), let id = order["id"]?.stringValue {
+            if let order = result["order"], let id = order["id"]?.stringValue {
                 ledger.orders[id] = order
             } else {
                 ledger.observe(StressViolation(invariant: "orderTotals", detail: "PlaceOrder answered ok without an order id"))
+            }
+        case .cancel(let orderId):
+            ledger.cancelledOrders.insert(orderId)
+            let order = result["order"]
+            if order?["id"]?.stringValue != orderId || order?["status"]?.stringValue != "cancelled" {
+                ledger.observe(StressViolation(invariant: "stock", detail: "CancelOrder of \(orderId) answered ok with \(Wording.plain(order))"))
             }
         case .restock(let item, let quantity):
             ledger.restocked[item, default: 0] += quantity
@@ -140,7 +148,7 @@ struct StressRequest: Sendable {
         case .order: ledger.unknownOrders += 1
         case .restock(let item, let quantity): ledger.unknownRestocked[item, default: 0] += quantity
         case .register(let email, _): ledger.unknownRegistrations[email, default: 0] += 1
-        case .read, .removeFavorite: break
+        case .read, .removeFavorite, .cancel: break  // the store's order status tells what a cancel did
         }
     }
 }

@@ -10,6 +10,10 @@ struct StressWorkload {
     var random: StressRandom
     private let clientIndex: Int
     private var serial = 0
+    /// Orders this client placed lately (id, user), newest last, for cancels to pick from.
+    private var placedOrders: [(id: String, userId: String)] = []
+    /// How many placed orders ``placedOrders`` keeps.
+    private static let placedOrdersKept = 64
 
     init(fixture: StressFixture, mix: StressMix, seed: UInt64, clientIndex: Int) {
         self.fixture = fixture
@@ -29,7 +33,8 @@ struct StressWorkload {
         }
         if mix.includes(.favorite) { names += [.saveFavoriteRestaurant, .removeFavoriteRestaurant] }
         if mix.includes(.review) { names.append(.addReview) }
-        if mix.includes(.order) { names.append(.placeOrder) }
+        if mix.includes(.order) || mix.includes(.cancel) { names.append(.placeOrder) }
+        if mix.includes(.cancel) { names.append(.cancelOrder) }
         if mix.includes(.restock) { names.append(.restockMenuItem) }
         if mix.includes(.register) { names.append(.registerUser) }
         return names
@@ -42,6 +47,7 @@ struct StressWorkload {
         case .favorite: favorite()
         case .review: review()
         case .order: order()
+        case .cancel: cancel()
         case .restock: restock()
         case .register: register()
         }
@@ -149,6 +155,24 @@ struct StressWorkload {
             params.append(key: "discountCents", value: .int(random.index(min(subtotal - 1000, 500) + 1)))
         }
         return StressRequest(useCase: .placeOrder, params: params, effect: .order)
+    }
+
+    /// Notes an order this client placed, for later cancels.
+    mutating func notePlaced(orderId: String, userId: String) {
+        guard mix.includes(.cancel) else { return }
+        if placedOrders.count == Self.placedOrdersKept { placedOrders.removeFirst() }
+        placedOrders.append((orderId, userId))
+    }
+
+    private mutating func cancel() -> StressRequest {
+        guard !placedOrders.isEmpty else { return order() }
+        // Mostly a recent order, taken off the list; one in five stays listed, so a later cancel
+        // of it races this one or finds it cancelled.
+        let index = placedOrders.count - 1 - random.index(min(8, placedOrders.count))
+        let chosen = placedOrders[index]
+        if !random.chance(20) { placedOrders.remove(at: index) }
+        return StressRequest(
+            useCase: .cancelOrder, params: ["orderId": .string(chosen.id), "userId": .string(chosen.userId)], effect: .cancel(orderId: chosen.id))
     }
 
     private mutating func restock() -> StressRequest {
