@@ -3,7 +3,8 @@
 # the Swift toolchain: libzmq and SQLite (C libraries + headers), PostgreSQL (the tests start
 # throwaway servers of their own with Deploy/postgres-dev.sh; Debian's system cluster is never
 # used), pyzmq (the outside client the wire tests and examples use), prometheus_client (whose
-# parser the monitoring tests check svcd's /metrics text with) and valgrind (the instruction
+# parser the monitoring tests check svcd's /metrics text with), jsonschema (which validates
+# replies against svcd's `describe` schemas in the tests) and valgrind (the instruction
 # budget tests). Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -44,4 +45,8 @@ fi
 if ! python3 -c 'import prometheus_client' 2>/dev/null; then
     echo "installing prometheus_client" >&2
     python3 -m pip install --quiet prometheus_client || python3 -m pip install --quiet --break-system-packages prometheus_client
+fi
+if ! python3 -c 'import jsonschema' 2>/dev/null; then
+    echo "installing jsonschema" >&2
+    python3 -m pip install --quiet jsonschema || python3 -m pip install --quiet --break-system-packages jsonschema
 fi

@@ -31,6 +31,14 @@ user id always stands for the same live user id). Exit status: 0 equal, 1 a repl
 
 Examples run in document order, except as listed in RUN_BEFORE, and the requests in UNPRINTED
 (which the document describes in words) are sent too.
+
+--schemas SVCCTL (with --check) also asks the svcd for its JSON Schemas (`SVCCTL describe --json`)
+and validates, with the jsonschema package: the params of every example request answered ok and
+every ok result (live and documented) against their use case's schemas, every error code against
+the codes its use case lists, and every event of the whole log at the end against its type's data
+schema; every use case must have an example answered ok, and each section's params table must
+list exactly its schema's members, required where the schema requires them. Each validated object must also fail its schema with any one required member removed or
+given a value of another type (a schema is never vacuous).
 """
 
 import argparse
@@ -298,6 +306,103 @@ class Svcd:
         shutil.rmtree(self.data_dir, ignore_errors=True)
 
 
+# --- schemas ---------------------------------------------------------------------------------
+
+class SchemaCheck:
+    """Validates requests, replies and events against the schemas `svcctl describe` printed."""
+
+    def __init__(self, description):
+        import jsonschema  # only this mode needs it
+        self.validator = jsonschema.Draft202012Validator
+        for entry in description["useCases"]:
+            for key in ("params", "result"):
+                self.validator.check_schema(entry[key])
+        self.use_cases = {entry["name"]: entry for entry in description["useCases"]}
+        self.use_cases["EventLog"] = description["eventLog"]
+        self.events = {event["type"]: event["data"] for event in description["events"]}
+        self.validated, self.problems = 0, []
+        self.answered_ok = set()
+
+    def validate(self, label, schema, instance):
+        errors = list(self.validator(schema).iter_errors(instance))
+        self.validated += 1
+        if errors:
+            self.problems.append(f"{label}: {errors[0].message} at {list(errors[0].absolute_path)}")
+            return
+        self.expect_strict(label, schema, instance)
+
+    def expect_strict(self, label, schema, instance):
+        """Removing any required member, or giving it another type, must fail the schema."""
+        if not isinstance(instance, dict):
+            return
+        validator = self.validator(schema)
+        for name in schema.get("required", []):
+            without = {key: value for key, value in instance.items() if key != name}
+            if validator.is_valid(without):
+                self.problems.append(f"{label}: still valid without its required member {name}")
+            wrong = 12345 if instance[name] is None or isinstance(instance[name], str) else "wrong type"
+            if validator.is_valid({**instance, name: wrong}):
+                self.problems.append(f"{label}: still valid with {name} = {wrong!r}")
+
+    def check_exchange(self, label, name, request_text, reply_text, documented_text=None):
+        entry = self.use_cases[name]
+        request, reply = json.loads(request_text), json.loads(reply_text)
+        if not reply.get("ok"):
+            code = reply["error"]["code"]
+            if name != "EventLog" and code not in entry["errors"]:
+                self.problems.append(f"{label}: answered {code}, which {name}'s errors do not list")
+            return
+        self.answered_ok.add(name)
+        self.validate(f"{label} params", entry["params"], request.get("params") or {})
+        replies = [("live", reply)]
+        if documented_text is not None:
+            replies.append(("documented", json.loads(documented_text)))
+        for which, answer in replies:
+            self.validate(f"{label} {which} result", entry["result"], answer["result"])
+            if name == "EventLog":
+                for event in answer["result"]["events"]:
+                    self.check_event(f"{label} {which}", event)
+
+    def check_param_tables(self, lines):
+        """Each section's `| param | type | required | rules |` table names the members its
+        params schema has, required exactly where the schema requires them."""
+        section, in_table, tables = None, False, {}
+        for line in lines:
+            heading = SECTION.match(line)
+            if heading:
+                section, in_table = heading.group(1), False
+                continue
+            if section is None:
+                continue
+            if line.startswith("| param | type | required |"):
+                in_table = section not in tables
+                tables.setdefault(section, {})
+                continue
+            if in_table and line.startswith("|---"):
+                continue
+            if in_table and line.startswith("| `"):
+                cells = [cell.strip() for cell in line.strip("|").split("|")]
+                tables[section][cells[0].strip("`")] = cells[2] == "yes"
+                continue
+            in_table = False
+        for name, entry in self.use_cases.items():
+            documented = tables.get(name)
+            if documented is None:
+                self.problems.append(f"{name}: the document has no params table")
+                continue
+            schema = entry["params"]
+            described = {member: member in schema.get("required", []) for member in schema.get("properties", {})}
+            if documented != described:
+                self.problems.append(f"{name}: the document's params table says {documented}, the schema {described}")
+
+    def check_event(self, label, event):
+        schema = self.events.get(event["type"])
+        if schema is None:
+            self.problems.append(f"{label}: event type {event['type']} is not described")
+        else:
+            self.validate(f"{label} event {event['seq']} ({event['type']}) data", schema, event["data"])
+
+
 # --- main ------------------------------------------------------------------------------------
 
 def main():
@@ -306,7 +411,10 @@ def main():
     parser.add_argument("--svcd", default=os.path.join(REPO, ".build", "release", "svcd"), help="the svcd binary (default: .build/release/svcd)")
     parser.add_argument("--doc", default=os.path.join(REPO, "Docs", "PROTOCOL.md"), help="the document (default: Docs/PROTOCOL.md)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for svcd to start, and for each reply")
+    parser.add_argument("--schemas", metavar="SVCCTL", help="with --check: validate against the schemas SVCCTL describe --json prints")
     args = parser.parse_args()
+    if args.schemas and not args.check:
+        raise Fail("--schemas works with --check only")
 
     if not os.access(args.svcd, os.X_OK):
         raise Fail(f"{args.svcd} is not an executable; build it: swift build -c release --product svcd")
@@ -324,6 +432,13 @@ def main():
     svcd = Svcd(args.svcd, args.timeout)
     try:
         svcd.wait_for_endpoints(args.timeout)
+        schemas = None
+        if args.schemas:
+            described = subprocess.run([args.schemas, "describe", "--json", "--data-dir", svcd.data_dir], capture_output=True, text=True, timeout=60)
+            if described.returncode != 0:
+                raise Fail(f"svcctl describe exited {described.returncode}: {described.stderr}")
+            schemas = SchemaCheck(json.loads(described.stdout))
+            schemas.check_param_tables(lines)
         for name, n, request_line, reply_start, reply_end in run_order(examples):
             label = f"{name} example {n}"
             request = matcher.substitute(lines[request_line])
@@ -340,6 +455,8 @@ def main():
                 documented = None
             differences = matcher.match(documented, live) if documented is not None else ["$: not JSON"]
             sent_requests[request_line] = request
+            if schemas:
+                schemas.check_exchange(label, name, request, reply_text, documented_text if documented is not None else None)
             new_replies[(reply_start, reply_end)] = pretty(live)
             if differences:
                 differing.append(label)
@@ -357,12 +474,29 @@ def main():
                     print(f"DIFFERS  unprinted {step['useCase']} {body}: expected result {step['expect']}, got {got}")
                 else:
                     print(f"same     unprinted {step['useCase']} after {label}")
+        if schemas:
+            # Every event the session appended, whatever its type.
+            after = 0
+            while True:
+                page = json.loads(svcd.call("EventLog", json.dumps({"v": 1, "id": "all", "params": {"after": after, "limit": 1000}})))
+                events = page["result"]["events"]
+                for event in events:
+                    schemas.check_event("the session's log", event)
+                if not events:
+                    break
+                after = events[-1]["seq"]
     finally:
         svcd.stop()
 
     if args.check:
         print(f"{len(examples)} examples, {len(differing)} differ" + (": " + ", ".join(differing) if differing else ""))
-        return 1 if differing else 0
+        if schemas:
+            for name in sorted(set(schemas.use_cases) - schemas.answered_ok):
+                schemas.problems.append(f"{name}: no example answered ok, so nothing checked its schemas")
+            for problem in schemas.problems:
+                print(f"SCHEMA   {problem}")
+            print(f"{schemas.validated} objects validated against the schemas, {len(schemas.problems)} problems")
+        return 1 if differing or (schemas and schemas.problems) else 0
 
     for request_line, request in sent_requests.items():
         lines[request_line] = request

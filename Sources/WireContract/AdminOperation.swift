@@ -21,6 +21,9 @@ public enum AdminOperation: String, Sendable, Hashable, CaseIterable {
     case backup
     /// Change the log level to `level`.
     case setLogLevel
+    /// `describe`: JSON Schemas of every use case's params and result, every event's data and
+    /// the event log, with the error codes each use case can answer.
+    case describe
 
     /// Every operation's name, comma separated, for error messages that list them.
     public static var namesList: String {

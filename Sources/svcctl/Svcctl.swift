@@ -20,6 +20,7 @@ struct Svcctl: ParsableCommand {
             StatusCommand.self, EndpointsCommand.self, StatsCommand.self, HealthCommand.self,
             CallCommand.self, DrainCommand.self, ResumeCommand.self, ShutdownCommand.self,
             BackupCommand.self, LogLevelCommand.self, KeygenCommand.self, StressCommand.self, EventsCommand.self,
+            DescribeCommand.self,
         ]
     )
 

@@ -114,6 +114,38 @@ private func localAdminKeys(_ endpoints: EndpointsFile) throws -> ZMQCurveKeyPai
         }
     }
 
+    @Test func describeListsEveryUseCaseEventAndCodeOfTheContractAndSvcctlPrintsThem() async throws {
+        try await withSvcd(seed: false) { child in
+            let endpoints = try await child.endpoints()
+            let described = try #require(try await admin(endpoints, "describe")?.result)
+            #expect(described["protocol"] == 1)
+            let useCases = try #require(described["useCases"]?.arrayValue)
+            #expect(useCases.map { $0["name"]?.stringValue } == UseCaseName.allCases.map(\.rawValue), "in endpoint order")
+            for (entry, name) in zip(useCases, UseCaseName.allCases) {
+                #expect(entry["write"]?.boolValue == name.writes, "\(name)")
+                #expect(entry["params"]?["$schema"] == "https://json-schema.org/draft/2020-12/schema", "\(name)")
+                #expect(entry["params"]?["type"] == "object" && entry["result"]?["type"] == "object", "\(name)")
+                #expect((entry["result"]?["required"]?.arrayValue ?? []).isEmpty == false, "\(name): a result schema requires its members")
+                let errors = (entry["errors"]?.arrayValue ?? []).compactMap(\.stringValue)
+                #expect(errors.contains("invalid_input") && errors.contains("overloaded") && !errors.contains("gone"), "\(name): \(errors)")
+                #expect(errors.contains("conflict") == name.writes, "\(name): a write may find its idempotency key bound to another request: \(errors)")
+            }
+            #expect(described["events"]?.arrayValue?.map { $0["type"]?.stringValue } == EventType.allCases.map(\.rawValue))
+            #expect(described["eventLog"]?["params"]?["required"] == ["after"])
+            #expect(described["errorCodes"]?.arrayValue?.compactMap(\.stringValue) == WireErrorCode.allCases.map(\.rawValue))
+
+            let table = try await runTool(try ExecutableLocator.svcctl(), ["describe", "--data-dir", child.dataDirectory], timeout: 20)
+            #expect(table.status == 0 && table.stdout.contains("CancelOrder") && table.stdout.contains("orderId, userId"), "\(table)")
+            let one = try await runTool(try ExecutableLocator.svcctl(), ["describe", "PlaceOrder", "--json", "--data-dir", child.dataDirectory], timeout: 20)
+            #expect(one.status == 0, "\(one)")
+            #expect(try JSONParser.parse(one.stdout) == useCases[UseCaseName.placeOrder.portOffset - 1])
+            let human = try await runTool(try ExecutableLocator.svcctl(), ["describe", "PlaceOrder", "--data-dir", child.dataDirectory], timeout: 20)
+            #expect(human.status == 0 && human.stdout.contains("deliveryAddress") && human.stdout.contains("business_rule"), "\(human)")
+            let unknown = try await runTool(try ExecutableLocator.svcctl(), ["describe", "Teleport", "--data-dir", child.dataDirectory], timeout: 20)
+            #expect(unknown.status == 64 && unknown.stderr.contains("unknown use case"), "\(unknown)")
+        }
+    }
+
     @Test func endpointsHealthAndLogLevelAnswer() async throws {
         try await withSvcd(seed: false) { child in
             let endpoints = try await child.endpoints()

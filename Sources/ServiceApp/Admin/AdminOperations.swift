@@ -44,6 +44,7 @@ struct AdminOperations: Sendable {
         case .shutdown: shutdown()
         case .backup: try await backup(request.params)
         case .setLogLevel: try setLogLevel(request.params)
+        case .describe: describe()
         }
     }
 

@@ -1,0 +1,9 @@
+import Transport
+import WireJSON
+
+extension AdminOperations {
+    /// `describe`: the JSON Schemas of the contract (``ServiceDescription``).
+    func describe() -> JSONValue {
+        ServiceDescription.json
+    }
+}
