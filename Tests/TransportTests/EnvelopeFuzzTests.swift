@@ -768,6 +768,31 @@ private struct FailureLog {
 /// refused exactly as the contract says, none crashing or hanging, none answered `internal`.
 @Suite("Envelope and params fuzzing")
 struct EnvelopeFuzzTests {
+    /// The oracle's per-use-case field table agrees with the schemas `describe` answers: the
+    /// same members, required alike, of the same JSON type.
+    @Test(arguments: UseCaseName.allCases)
+    func theFuzzersFieldsAreTheParamsSchemasMembers(useCase: UseCaseName) throws {
+        let fields = try #require(useCaseFields(seededFixture)[useCase])
+        guard case .object(let members) = useCase.paramsSchema else {
+            Issue.record("\(useCase): params are not an object")
+            return
+        }
+        #expect(Set(fields.map(\.name)) == Set(members.map(\.name)), "\(useCase)")
+        for member in members {
+            guard let field = fields.first(where: { $0.name == member.name }) else { continue }
+            #expect(field.required == member.required, "\(useCase).\(member.name)")
+            let typeAgrees: Bool
+            switch (field.kind, member.schema) {
+            case (.id, .string(let minLength, let maxLength, _, _, _)): typeAgrees = minLength == 1 && maxLength == Params.maximumIdentifierLength
+            case (.string, .string): typeAgrees = true
+            case (.int, .integer), (.double, .number): typeAgrees = true
+            case (.stringArray, .array(.string, _, _)), (.orderItems, .array(.object, _, _)): typeAgrees = true
+            default: typeAgrees = false
+            }
+            #expect(typeAgrees, "\(useCase).\(member.name): the fuzzer reads it as \(field.kind), the schema says \(member.schema)")
+        }
+    }
+
     @Test func numberSamplesAgreeWithTheExactDecimalReading() {
         // The oracle's own table, checked against its exact decimal reading and Double parsing.
         for sample in numberSamples where sample.isJSON {
@@ -914,6 +939,11 @@ private struct PlacedOrder: Sendable {
 /// A request every use case answers with ok on the seeded sample data, whatever the fuzzing did;
 /// CancelOrder's cancels `cancellable` (ok again once it is cancelled).
 private func validRequests(tag: String, cancellable: PlacedOrder) -> [UseCaseName: [UInt8]] {
+    validParams(tag: tag, cancellable: cancellable).mapValues { request(id: "after-\(tag)", params: $0) }
+}
+
+/// The params of ``validRequests(tag:cancellable:)``.
+private func validParams(tag: String, cancellable: PlacedOrder) -> [UseCaseName: JSONValue] {
     let email = "after-\(tag)-\(UUID().uuidString.lowercased())@example.com"
     // An exhaustive switch: a use case added to the contract without a valid request here does not compile.
     func params(_ useCase: UseCaseName) -> JSONValue {
@@ -943,7 +973,41 @@ private func validRequests(tag: String, cancellable: PlacedOrder) -> [UseCaseNam
         case .cancelOrder: ["orderId": .string(cancellable.orderId), "userId": .string(cancellable.userId)]
         }
     }
-    return Dictionary(uniqueKeysWithValues: UseCaseName.allCases.map { ($0, request(id: "after-\(tag)", params: params($0))) })
+    return Dictionary(uniqueKeysWithValues: UseCaseName.allCases.map { ($0, params($0)) })
+}
+
+/// Values `schema` refuses: one of another JSON type, and each bound it states crossed by one
+/// (a length, a range, an allowed value, an item count). `element` is a valid item of an array.
+private func refusedValues(_ schema: WireSchema, element: JSONValue?) -> [JSONValue] {
+    switch schema {
+    case .string(let minLength, let maxLength, let values, _, _):
+        var refused: [JSONValue] = [12345]
+        if let minLength, minLength > 0 { refused.append(.string(String(repeating: "x", count: minLength - 1))) }
+        if let maxLength { refused.append(.string(String(repeating: "x", count: maxLength + 1))) }
+        if values != nil { refused.append("NOT-ONE-OF-THEM") }
+        return refused
+    case .integer(let minimum, let maximum, _):
+        var refused: [JSONValue] = ["12", .double(1.5)]
+        if let minimum { refused.append(.int(minimum - 1)) }
+        if let maximum { refused.append(.int(maximum + 1)) }
+        return refused
+    case .number(let minimum, let maximum, _):
+        var refused: [JSONValue] = ["12"]
+        if let minimum { refused.append(.double(minimum - 1)) }
+        if let maximum { refused.append(.double(maximum + 1)) }
+        return refused
+    case .boolean:
+        return ["true"]
+    case .array(_, let minItems, let maxItems):
+        var refused: [JSONValue] = ["x"]
+        if let minItems, minItems > 0 { refused.append([]) }
+        if let maxItems, let element { refused.append(.array(Array(repeating: element, count: maxItems + 1))) }
+        return refused
+    case .object, .anyObject:
+        return ["x"]
+    case .nullable:
+        return []
+    }
 }
 
 /// One fuzzed body for an endpoint: params mutated in a well-formed envelope, an envelope fuzzed
@@ -1027,6 +1091,35 @@ struct EndpointFuzzTests {
         #expect(failures.count == 0, "\(failures.count) of \(total) replies against the contract")
         #expect(codes["internal"] == nil)
         #expect(codes["ok", default: 0] > 0 && codes["invalid_input", default: 0] > total / 5 && codes["malformed", default: 0] > 0)
+    }
+
+    /// Every member of every use case's params schema, given a value of another type or just
+    /// outside a bound the schema states, in otherwise valid params: refused `invalid_input`,
+    /// the message naming that member. What `describe` states, svcd enforces.
+    @Test(.timeLimit(.minutes(1)))
+    func everyParamOfAnotherTypeOrOutOfItsSchemasBoundsIsRefusedNamingIt() async throws {
+        let harness = try SeededService.harness()
+        let valid = validParams(tag: "bounds", cancellable: try await cancellableOrder(harness))
+        var sent = 0
+        for useCase in UseCaseName.allCases {
+            guard case .object(let members) = useCase.paramsSchema, case .object(let base) = try #require(valid[useCase]) else {
+                Issue.record("\(useCase): params are not an object")
+                continue
+            }
+            let address = try harness.address(useCase)
+            for member in members {
+                let element = base[member.name]?.arrayValue?.first
+                for value in refusedValues(member.schema, element: element) {
+                    var params = base
+                    params[member.name] = value
+                    let reply = try await call(address, request(id: "bounds", params: .object(params)))
+                    sent += 1
+                    #expect(reply.code == "invalid_input" && reply.message?.hasPrefix(member.name) == true,
+                            "\(useCase).\(member.name) = \(String(describing: value).prefix(80)): \(reply)")
+                }
+            }
+        }
+        #expect(sent > 150, "\(sent) refused values sent")
     }
 
     @Test(.timeLimit(.minutes(1)))
