@@ -93,6 +93,10 @@ let package = Package(
         .target(name: "BenchmarkSupport"),
         // SpawnedProcess, the one posix_spawn of the repository (not Foundation's Process). No dependencies.
         .target(name: "ChildProcess"),
+        // The servers the tests and the benchmark tools start: svcd (SvcdProcess: how it is
+        // launched and known to serve) and throwaway PostgreSQL clusters (PostgresDevServer, by
+        // Deploy/postgres-dev.sh).
+        .target(name: "ServerProcesses", dependencies: ["ChildProcess", "WireContract"]),
         // The one load generator of the repository, a client of the contract like any other:
         // DEALER clients on dedicated threads that keep requests in flight as fast as replies
         // come (svcbench, storebench) or paced on a schedule (svcctl stress), the fast reply
@@ -115,7 +119,7 @@ let package = Package(
         // loaded by LoadEngine's pipelined client; and fixed amounts of work (the wire path,
         // one use case on a prepared SQLite store) whose instructions the budget tests count.
         .executableTarget(name: "svcbench", dependencies: [
-            "BenchmarkSupport", "ChildProcess", "LoadEngine", "ServiceApp", "Persistence", "Domain", "ZeroMQ", "WireJSON", "WireContract",
+            "BenchmarkSupport", "ChildProcess", "ServerProcesses", "LoadEngine", "ServiceApp", "Persistence", "Domain", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -123,7 +127,7 @@ let package = Package(
         // Benchmarks of the durable store: writes vs the raw SQLite ceiling, start-up on a large
         // store, a PostgreSQL cluster; the service's load comes from LoadEngine's pipelined client.
         .executableTarget(name: "storebench", dependencies: [
-            "BenchmarkSupport", "ChildProcess", "LoadEngine", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON", "WireContract",
+            "BenchmarkSupport", "ChildProcess", "ServerProcesses", "LoadEngine", "ServiceApp", "Persistence", "Domain", "Transport", "ZeroMQ", "WireJSON", "WireContract",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -149,9 +153,9 @@ let package = Package(
             "SeededRandom", "RestaurantTesting", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // Launching a real svcd child process (and other tools) from tests.
-        .target(name: "SvcdTestSupport", dependencies: ["ChildProcess", "WireJSON", "WireContract", "WireTestSupport", "RestaurantClient"], path: "Tests/SvcdTestSupport"),
+        .target(name: "SvcdTestSupport", dependencies: ["ChildProcess", "ServerProcesses", "WireJSON", "WireContract", "WireTestSupport", "RestaurantClient"], path: "Tests/SvcdTestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: [
-            "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "Persistence", "RestaurantClient", "SeededRandom",
+            "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "ServerProcesses", "Persistence", "RestaurantClient", "SeededRandom",
         ]),
         // The contract's guarantees under load and faults, against real svcd processes.
         .testTarget(name: "StressTests", dependencies: [

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ServerProcesses
 import WireJSON
 
 /// svcd instances on one PostgreSQL server against pgbench on the same server: durable writes
@@ -93,13 +94,13 @@ struct ClusterCommand: AsyncParsableCommand {
 
     private func benchmark(scratch: String, cleanup: CleanupList) async throws {
         let svcdPath = try SvcdInstance.executable(svcd)
-        let script = try postgresDev ?? PostgresDevServer.locateScript()
+        let script = try postgresDev ?? PostgresDevServer.scriptPath()
         Self.say("storebench cluster: svcd on PostgreSQL (1 server) vs pgbench on the same server")
         Self.say("\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverages()) at the start")
 
         let server = try await PostgresDevServer.start(script: script)
         cleanup.add("postgres") { server.stopBlocking() }
-        let pgbenchPath = pgbench ?? server.bin + "/pgbench"
+        let pgbenchPath = pgbench ?? server.binDirectory + "/pgbench"
         let postmaster = try server.postmasterPID()
         let settings = try await server.psql(
             "SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) FROM pg_settings WHERE name IN "

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ServerProcesses
 import WireContract
 
 /// What the event log costs: durable RegisterUser and PlaceOrder through svcd appending their
@@ -121,7 +122,7 @@ struct EventsCommand: AsyncParsableCommand {
         }
 
         if selectedStores.contains("postgres") {
-            let server = try await PostgresDevServer.start(script: try postgresDev ?? PostgresDevServer.locateScript())
+            let server = try await PostgresDevServer.start(script: postgresDev)
             cleanup.add("postgres") { server.stopBlocking() }
             for setting in ["fsync", "synchronous_commit"] {
                 let value = try await server.psql("SHOW \(setting)")
@@ -251,7 +252,7 @@ struct EventsCommand: AsyncParsableCommand {
         let outboxScript = scratch + "/outbox.sql", counterScript = scratch + "/counter.sql"
         try Self.script(counter: false).write(toFile: outboxScript, atomically: true, encoding: .utf8)
         try Self.script(counter: true).write(toFile: counterScript, atomically: true, encoding: .utf8)
-        let pgbench = server.bin + "/pgbench"
+        let pgbench = server.binDirectory + "/pgbench"
         Self.say("")
         Self.say("Numbering, pgbench -c \(inFlight) -j 2 -M prepared -T \(seconds): a user and its event per transaction, the event unnumbered (svcd) vs numbered from a counter row:")
         Self.say(Self.script(counter: true).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))

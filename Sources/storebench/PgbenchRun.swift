@@ -1,4 +1,5 @@
 import Foundation
+import ServerProcesses
 
 /// One pgbench run of a custom script against the benchmark's server, with the CPU spent
 /// meanwhile: the server's processes and pgbench itself.
@@ -30,7 +31,7 @@ struct PgbenchRun {
     func run(seconds: Int, snapshot: () -> CPUSnapshot, started: @escaping @Sendable (Int32) -> Void) async throws -> Outcome {
         let arguments = [
             "-n", "-c", "\(clients)", "-j", "\(jobs)", "-T", "\(seconds)", "-M", mode, "-f", scriptPath,
-            "-h", server.host, "-p", server.port, "-U", server.user, server.database,
+            "-h", server.host, "-p", String(server.port), "-U", server.user, server.database,
         ]
         let before = snapshot()
         let output = try await ChildTool.run(executable, arguments, timeout: .seconds(seconds + 120), started: started)

@@ -1,64 +1,44 @@
-import ChildProcess
 import Foundation
+import ServerProcesses
 import WireContract
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// One svcd child process for `--curve`: `svcd --data-dir DIR --port-base 0 --seed-sample
-/// --log-level warning` plus the given arguments, its stdout and stderr appended to
-/// `DIR.log`. Ready once DIR/endpoints.json names its pid.
-final class SvcdChild: Sendable {
-    private let process: SpawnedProcess
-    /// Its data directory (removed by ``stop()``).
-    let dataDirectory: String
+/// One svcd child for `--curve`: an ``SvcdProcess`` with `--seed-sample --log-level warning`
+/// plus the given arguments, logging to `DIR.log`, and the endpoints it serves.
+struct SvcdChild: Sendable {
+    /// The process.
+    let svcd: SvcdProcess
     /// Its endpoints.json, read once it was written.
     let endpoints: EndpointsFile
-
-    private init(process: SpawnedProcess, dataDirectory: String, endpoints: EndpointsFile) {
-        self.process = process
-        self.dataDirectory = dataDirectory
-        self.endpoints = endpoints
-    }
-
-    /// The child's process id.
-    var pid: pid_t { process.pid }
 
     /// The address of `useCase`.
     func address(_ useCase: UseCaseName) throws -> String {
         guard let address = endpoints.useCases[useCase] else {
-            throw BenchError("svcd \(pid): endpoints.json has no \(useCase.rawValue)")
+            throw BenchError("svcd \(svcd.pid): endpoints.json has no \(useCase.rawValue)")
         }
         return address
     }
 
-    /// Starts svcd and waits (up to 120 s) until it serves.
+    /// Starts svcd and waits (up to 120 s) until it serves; kills it if it does not.
     static func launch(executable: String, dataDirectory: String, arguments: [String]) async throws -> SvcdChild {
-        let logPath = dataDirectory + ".log"
-        let argumentList = ["--data-dir", dataDirectory, "--port-base", "0", "--seed-sample", "--log-level", "warning"] + arguments
-        let process = try SpawnedProcess.spawn(executable, argumentList, stdout: .file(logPath), stderr: .file(logPath))
-        switch try await EndpointsFile.wait(
-            in: dataDirectory, writtenBy: process.pid, timeout: .seconds(120), interval: .milliseconds(20), isRunning: { process.isRunning }
-        ) {
-        case .written(let file):
-            return SvcdChild(process: process, dataDirectory: dataDirectory, endpoints: file)
-        case .processEnded:
-            throw BenchError("svcd ended (\(process.ended.map { "\($0)" } ?? "?")) before it served; see \(logPath)")
-        case .timedOut:
-            break
+        let svcd = try SvcdProcess.spawn(
+            executable: executable, dataDirectory: dataDirectory, arguments: ["--seed-sample", "--log-level", "warning"] + arguments,
+            logPath: dataDirectory + ".log"
+        )
+        do {
+            return SvcdChild(svcd: svcd, endpoints: try await svcd.waitUntilServing(timeout: .seconds(120), interval: .milliseconds(20)))
+        } catch {
+            await svcd.stop(patience: .seconds(10))
+            throw BenchError("\(error)")
         }
-        await process.stop(sending: SIGKILL, patience: .seconds(10))
-        throw BenchError("svcd wrote no endpoints.json within 120 s; see \(logPath)")
     }
 
     /// SIGTERM, then waits for the exit (SIGKILL after 30 s), then removes the data directory
-    /// and the log. Idempotent.
+    /// and the log.
     func stop() async {
-        if await process.stop(patience: .seconds(30)).killed {
-            FileHandle.standardError.write(Data("svcbench: svcd \(pid) did not stop within 30 s; killed\n".utf8))
+        if await svcd.stop(patience: .seconds(30)) {
+            FileHandle.standardError.write(Data("svcbench: svcd \(svcd.pid) did not stop within 30 s; killed\n".utf8))
         }
-        try? FileManager.default.removeItem(atPath: dataDirectory)
-        try? FileManager.default.removeItem(atPath: dataDirectory + ".log")
+        try? FileManager.default.removeItem(atPath: svcd.dataDirectory)
+        try? FileManager.default.removeItem(atPath: svcd.logPath)
     }
 }

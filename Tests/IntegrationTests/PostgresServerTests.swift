@@ -1,4 +1,5 @@
 import Foundation
+import ServerProcesses
 import Testing
 import SvcdTestSupport
 
@@ -21,7 +22,7 @@ import SvcdTestSupport
 
             try await server.pause()
             let refused = try await server.runPsql("select 1")
-            #expect(refused.status != 0)
+            #expect(refused.exitStatus != 0)
             #expect(refused.stderr.contains("Connection refused"), "\(refused.stderr)")
 
             try await server.resume()
@@ -39,7 +40,7 @@ import SvcdTestSupport
     @Test func aServerThatCannotStartIsAnErrorWithTheReason() async throws {
         // Never a skip: the script's complaint reaches the test. (A taken port fails the same
         // way, with the server log's tail; that costs an initdb, so it is not repeated here.)
-        let failure = await #expect(throws: ChildFailure.self) {
+        let failure = await #expect(throws: ServerProcessFailure.self) {
             try await PostgresServer.start(database: "no such name")
         }
         #expect(failure?.description.contains("plain identifier") == true, "\(String(describing: failure))")

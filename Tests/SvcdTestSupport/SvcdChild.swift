@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import ServerProcesses
 import Synchronization
 import Testing
 import WireContract
@@ -75,7 +76,8 @@ extension EndpointsFile {
 
 /// One svcd child process with its own temporary data directory, stderr captured to a file.
 public final class SvcdChild: Sendable {
-    private let process: SpawnedProcess
+    private let svcd: SvcdProcess
+    private var process: SpawnedProcess { svcd.process }
     /// svcd's data directory.
     public let dataDirectory: String
     /// Where svcd's stderr goes.
@@ -83,8 +85,8 @@ public final class SvcdChild: Sendable {
     /// The temporary directory this child created (removed by `stop()`), if any.
     public let ownedDirectory: String?
 
-    private init(process: SpawnedProcess, dataDirectory: String, stderrPath: String, ownedDirectory: String?) {
-        self.process = process
+    private init(svcd: SvcdProcess, dataDirectory: String, stderrPath: String, ownedDirectory: String?) {
+        self.svcd = svcd
         self.dataDirectory = dataDirectory
         self.stderrPath = stderrPath
         self.ownedDirectory = ownedDirectory
@@ -133,28 +135,21 @@ public final class SvcdChild: Sendable {
         try files.createDirectory(at: directory, withIntermediateDirectories: true)
         let dataDirectory = existing ?? directory.appendingPathComponent("data").path
         let stderrPath = directory.appendingPathComponent("svcd-\(UUID().uuidString.prefix(8)).stderr").path
-        guard files.createFile(atPath: stderrPath, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
-        let process = try SpawnedProcess.spawn(
-            try ExecutableLocator.svcd(),
-            ["--port-base", String(portBase), "--data-dir", dataDirectory] + (seed ? ["--seed-sample"] : [])
-                + (arguments.contains { $0.hasPrefix("--queue-time-target") } ? [] : testQueueTimeTarget) + arguments,
-            stderr: .file(stderrPath)
+        let svcd = try SvcdProcess.spawn(
+            executable: try ExecutableLocator.svcd(), dataDirectory: dataDirectory, portBase: portBase,
+            arguments: (seed ? ["--seed-sample"] : []) + (arguments.contains { $0.hasPrefix("--queue-time-target") } ? [] : testQueueTimeTarget) + arguments,
+            logPath: stderrPath
         )
-        return SvcdChild(process: process, dataDirectory: dataDirectory, stderrPath: stderrPath, ownedDirectory: existing == nil ? directory.path : nil)
+        return SvcdChild(svcd: svcd, dataDirectory: dataDirectory, stderrPath: stderrPath, ownedDirectory: existing == nil ? directory.path : nil)
     }
 
     /// Waits (polling, with a deadline) for this child's `endpoints.json` (a file left by a
     /// killed predecessor names another pid) and parses it. Fails early if the child exits first.
     public func endpoints(timeout seconds: Double = 30) async throws -> EndpointsFile {
-        switch try await EndpointsFile.wait(in: dataDirectory, writtenBy: pid, timeout: .milliseconds(Int(seconds * 1000)), isRunning: { isRunning }) {
-        case .written(let file):
-            return file
-        case .processEnded:
-            throw ChildFailure("svcd ended (\(process.ended.map { "\($0)" } ?? "?")) before writing endpoints.json; stderr:\n\(stderrText)")
-        case .timedOut:
-            throw ChildFailure("svcd wrote no endpoints.json within \(seconds) s; stderr:\n\(stderrText)")
+        do {
+            return try await svcd.waitUntilServing(timeout: .milliseconds(Int(seconds * 1000)))
+        } catch let failure as ServerProcessFailure {
+            throw ChildFailure("\(failure)")
         }
     }
 
