@@ -17,14 +17,10 @@ import Glibc
 /// The use cases in the contract's endpoint order, each with a required (or typed) param that
 /// an array is the wrong type for, so a request carrying `[1, {"a": null}]` there is refused
 /// `invalid_input`.
-private let burstUseCases: [(name: UseCaseName, typedField: String)] = [
-    (.registerUser, "name"), (.getUserProfile, "userId"), (.updateUserProfile, "userId"), (.deactivateUser, "userId"),
-    (.startSubscription, "userId"), (.createRestaurant, "name"), (.getRestaurant, "restaurantId"), (.listRestaurants, "limit"),
-    (.searchRestaurants, "query"), (.saveFavoriteRestaurant, "userId"), (.removeFavoriteRestaurant, "userId"),
-    (.getFavoriteRestaurants, "userId"), (.addReview, "userId"), (.getReviews, "restaurantId"),
-    (.calculateRestaurantScore, "restaurantId"), (.addMenuItem, "restaurantId"), (.restockMenuItem, "itemId"),
-    (.getMenu, "restaurantId"), (.placeOrder, "items"), (.getOrder, "orderId"), (.listOrders, "userId"), (.loadFeed, "limit"),
-]
+private let burstUseCases: [(name: UseCaseName, typedField: String)] = UseCaseName.allCases.map { useCase in
+    // Every member of the sample params is a string, a number or `items`' array of objects.
+    (useCase, SampleRequests.params(useCase, tag: "burst", cancellable: .init(orderId: "o-000001", userId: "u-000001")).objectValue?.first?.key ?? "")
+}
 
 /// The reply a garbage message must get: its error code and echoed id (`nil`: null).
 private struct ExpectedReply: Sendable, Hashable, CustomStringConvertible {
@@ -122,33 +118,8 @@ private struct GarbageMaker {
 }
 
 /// A request each use case answers ok on the sample data set, after any amount of garbage.
-private func validRequest(_ useCase: String) -> [UInt8] {
-    let params: JSONValue
-    switch useCase {
-    case "RegisterUser": params = ["name": "After Burst", "email": .string(uniqueEmail("after-burst"))]
-    case "GetUserProfile": params = ["userId": "u-000001"]
-    case "UpdateUserProfile": params = ["userId": "u-000002", "name": "After Burst"]
-    case "DeactivateUser": params = ["userId": "u-000003"]
-    case "StartSubscription": params = ["userId": "u-000004", "months": 1]
-    case "CreateRestaurant": params = ["name": "After Burst Grill", "cuisine": "Grill", "priceLevel": 2, "address": "9 After St", "latitude": 40.1, "longitude": -74.2]
-    case "GetRestaurant": params = ["restaurantId": "r-000001"]
-    case "ListRestaurants": params = ["limit": 5]
-    case "SearchRestaurants": params = ["query": "Italian"]
-    case "SaveFavoriteRestaurant": params = ["userId": "u-000005", "restaurantId": "r-000002"]
-    case "RemoveFavoriteRestaurant": params = ["userId": "u-000005", "restaurantId": "r-000003"]
-    case "GetFavoriteRestaurants": params = ["userId": "u-000006"]
-    case "AddReview": params = ["userId": "u-000007", "restaurantId": "r-000004", "rating": 5, "text": "Still serving."]
-    case "GetReviews": params = ["restaurantId": "r-000001"]
-    case "CalculateRestaurantScore": params = ["restaurantId": "r-000001"]
-    case "AddMenuItem": params = ["restaurantId": "r-000005", "name": "After Tea", "priceCents": 450, "currency": "USD", "stock": 3]
-    case "RestockMenuItem": params = ["itemId": "m-000002", "quantity": 1]
-    case "GetMenu": params = ["restaurantId": "r-000001"]
-    case "PlaceOrder": params = ["userId": "u-000008", "items": [["itemId": "m-000001", "quantity": 2]], "deliveryAddress": "9 After St"]
-    case "GetOrder": params = ["orderId": "o-000001"]
-    case "ListOrders": params = ["userId": "u-000001"]
-    default: params = ["limit": 3]
-    }
-    return request(id: "after-burst", params: params)
+private func validRequest(_ useCase: UseCaseName, cancellable: SampleRequests.PlacedOrder) -> [UInt8] {
+    request(id: "after-burst", params: SampleRequests.params(useCase, tag: "burst", cancellable: cancellable))
 }
 
 // MARK: - Raw TCP and hand-written ZMTP
@@ -416,7 +387,9 @@ private struct GarbageSender: Sendable {
             client.close()
             let leaver = try WireClient(.dealer, connectTo: address, receiveTimeout: 100)
             try leaver.socket.setLinger(2000)
-            try leaver.send(body: validRequest(useCase))
+            // Its reply goes to nobody, so CancelOrder may cancel nothing (a sample order is answered
+            // business_rule): any reply will do.
+            try leaver.send(body: validRequest(UseCaseName(rawValue: useCase) ?? .getRestaurant, cancellable: .init(orderId: "o-000001", userId: "u-000001")))
             leaver.close()
             report.unanswerable += 2
             report.bytesSent += 3 << 19
@@ -565,6 +538,7 @@ extension StressSuite {
             try await withSvcd(seed: true) { child in
                 let endpoints = try await child.endpoints()
                 #expect(endpoints.useCases.count == burstUseCases.count)
+                let cancellable = try await SampleRequests.placeCancellableOrder(placeOrderAddress: try endpoints.address(.placeOrder))
                 let senders = try (0..<senderCount).map { index in
                     let useCase = burstUseCases[index % burstUseCases.count]
                     // 88 = 4 × 22 senders; with 7 kinds, each endpoint gets 4 different kinds.
@@ -596,7 +570,7 @@ extension StressSuite {
 
                 // Afterwards every endpoint serves a valid request.
                 for useCase in burstUseCases {
-                    let reply = try await call(try endpoints.address(useCase.name), validRequest(useCase.name.rawValue), receiveTimeout: 15_000)
+                    let reply = try await call(try endpoints.address(useCase.name), validRequest(useCase.name, cancellable: cancellable), receiveTimeout: 15_000)
                     #expect(reply.ok == true && reply.id == "after-burst", "\(useCase.name) after the burst: \(reply)")
                 }
                 #expect(child.isRunning)

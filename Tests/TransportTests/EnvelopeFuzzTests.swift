@@ -917,63 +917,23 @@ struct EnvelopeFuzzTests {
 /// checks afterwards use other users and items (see ``validRequests(tag:)``).
 private let seededFixture = FixtureIds(user: "u-000050", deactivatedUser: "u-000060", restaurant: "r-000001", item: "m-000003", order: "o-000001")
 
-/// An order placed now (sample orders are past CancelOrder's 30 minutes), by a user no fuzzed
-/// request refers to: what ``validRequests(tag:cancellable:)`` cancels.
+/// An order placed now by the sample user no fuzzed request refers to: what CancelOrder's valid
+/// request cancels.
 private func cancellableOrder(_ harness: ServiceHarness, curve: CurveClient? = nil) async throws -> PlacedOrder {
-    let userId = "u-000009"
-    let reply = try await call(
-        harness.address(.placeOrder),
-        request(id: "cancellable", params: ["userId": .string(userId), "items": [["itemId": "m-000001", "quantity": 2]], "deliveryAddress": "9 After St"]),
-        curve: curve
-    )
-    let orderId = try #require(reply.result?["order"]?["id"]?.stringValue, "PlaceOrder answered \(reply)")
-    return PlacedOrder(orderId: orderId, userId: userId)
+    try await SampleRequests.placeCancellableOrder(placeOrderAddress: harness.address(.placeOrder), curve: curve)
 }
 
-/// An order and its user.
-private struct PlacedOrder: Sendable {
-    let orderId: String
-    let userId: String
-}
+private typealias PlacedOrder = SampleRequests.PlacedOrder
 
-/// A request every use case answers with ok on the seeded sample data, whatever the fuzzing did;
-/// CancelOrder's cancels `cancellable` (ok again once it is cancelled).
+/// A request every use case answers with ok on the seeded sample data, whatever the fuzzing did
+/// (``SampleRequests``).
 private func validRequests(tag: String, cancellable: PlacedOrder) -> [UseCaseName: [UInt8]] {
     validParams(tag: tag, cancellable: cancellable).mapValues { request(id: "after-\(tag)", params: $0) }
 }
 
 /// The params of ``validRequests(tag:cancellable:)``.
 private func validParams(tag: String, cancellable: PlacedOrder) -> [UseCaseName: JSONValue] {
-    let email = "after-\(tag)-\(UUID().uuidString.lowercased())@example.com"
-    // An exhaustive switch: a use case added to the contract without a valid request here does not compile.
-    func params(_ useCase: UseCaseName) -> JSONValue {
-        switch useCase {
-        case .registerUser: ["name": "After Fuzz", "email": .string(email)]
-        case .getUserProfile: ["userId": "u-000001"]
-        case .updateUserProfile: ["userId": "u-000002", "name": "After Fuzz"]
-        case .deactivateUser: ["userId": "u-000003"]
-        case .startSubscription: ["userId": "u-000004", "months": 1]
-        case .createRestaurant: ["name": "After Fuzz Grill", "cuisine": "Grill", "priceLevel": 2, "address": "9 After St", "latitude": 40.1, "longitude": -74.2]
-        case .getRestaurant: ["restaurantId": "r-000001"]
-        case .listRestaurants: ["limit": 5]
-        case .searchRestaurants: ["query": "Italian"]
-        case .saveFavoriteRestaurant: ["userId": "u-000005", "restaurantId": "r-000002"]
-        case .removeFavoriteRestaurant: ["userId": "u-000005", "restaurantId": "r-000003"]
-        case .getFavoriteRestaurants: ["userId": "u-000006"]
-        case .addReview: ["userId": "u-000007", "restaurantId": "r-000004", "rating": 5, "text": "Still serving."]
-        case .getReviews: ["restaurantId": "r-000001"]
-        case .calculateRestaurantScore: ["restaurantId": "r-000001"]
-        case .addMenuItem: ["restaurantId": "r-000005", "name": "After Tea", "priceCents": 450, "currency": "USD", "stock": 3]
-        case .restockMenuItem: ["itemId": "m-000002", "quantity": 1]
-        case .getMenu: ["restaurantId": "r-000001"]
-        case .placeOrder: ["userId": "u-000008", "items": [["itemId": "m-000001", "quantity": 2]], "deliveryAddress": "9 After St"]
-        case .getOrder: ["orderId": "o-000001"]
-        case .listOrders: ["userId": "u-000001"]
-        case .loadFeed: ["limit": 3]
-        case .cancelOrder: ["orderId": .string(cancellable.orderId), "userId": .string(cancellable.userId)]
-        }
-    }
-    return Dictionary(uniqueKeysWithValues: UseCaseName.allCases.map { ($0, params($0)) })
+    Dictionary(uniqueKeysWithValues: UseCaseName.allCases.map { ($0, SampleRequests.params($0, tag: tag, cancellable: cancellable)) })
 }
 
 /// Values `schema` refuses: one of another JSON type, and each bound it states crossed by one
