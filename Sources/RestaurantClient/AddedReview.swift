@@ -1,4 +1,5 @@
 /// The result of AddReview: the stored review and the restaurant's rating including it.
+import WireContract
 public struct AddedReview: Sendable, Hashable {
     /// The new review.
     public var review: Review
@@ -12,7 +13,7 @@ public struct AddedReview: Sendable, Hashable {
     }
 
     init(_ f: Fields) throws(RestaurantClientError) {
-        review = try Review(f.nested("review"))
-        restaurantRating = try f.double("restaurantRating")
+        review = try Review(f.nested(WireMember.review.name))
+        restaurantRating = try f.double(WireMember.restaurantRating.name)
     }
 }

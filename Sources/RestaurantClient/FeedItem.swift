@@ -1,4 +1,5 @@
 /// An entry of the discovery feed (LoadFeed): a restaurant, newest created first.
+import WireContract
 public struct FeedItem: Sendable, Hashable {
     /// The restaurant's id.
     public var id: String
@@ -15,8 +16,8 @@ public struct FeedItem: Sendable, Hashable {
     }
 
     init(_ f: Fields) throws(RestaurantClientError) {
-        id = try f.string("id")
-        title = try f.string("title")
-        imageUrl = try f.optionalString("imageUrl")
+        id = try f.string(WireMember.id.name)
+        title = try f.string(WireMember.title.name)
+        imageUrl = try f.optionalString(WireMember.imageUrl.name)
     }
 }

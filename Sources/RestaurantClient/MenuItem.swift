@@ -1,4 +1,5 @@
 /// A menu item as returned by AddMenuItem, RestockMenuItem and GetMenu.
+import WireContract
 public struct MenuItem: Sendable, Hashable {
     /// The item's id.
     public var id: String
@@ -24,11 +25,11 @@ public struct MenuItem: Sendable, Hashable {
     }
 
     init(_ f: Fields) throws(RestaurantClientError) {
-        id = try f.string("id")
-        restaurantId = try f.string("restaurantId")
-        name = try f.string("name")
-        priceCents = try f.int("priceCents")
-        currency = try f.string("currency")
-        stock = try f.int("stock")
+        id = try f.string(WireMember.id.name)
+        restaurantId = try f.string(WireMember.restaurantId.name)
+        name = try f.string(WireMember.name.name)
+        priceCents = try f.int(WireMember.priceCents.name)
+        currency = try f.string(WireMember.currency.name)
+        stock = try f.int(WireMember.stock.name)
     }
 }

@@ -1,4 +1,5 @@
 /// An order as returned by PlaceOrder, GetOrder, ListOrders and CancelOrder.
+import WireContract
 public struct Order: Sendable, Hashable {
     /// Where an order stands.
     public enum Status: String, Sendable, Hashable, CaseIterable {
@@ -25,9 +26,9 @@ public struct Order: Sendable, Hashable {
         }
 
         init(_ f: Fields) throws(RestaurantClientError) {
-            itemId = try f.string("itemId")
-            quantity = try f.int("quantity")
-            unitPriceCents = try f.int("unitPriceCents")
+            itemId = try f.string(WireMember.itemId.name)
+            quantity = try f.int(WireMember.quantity.name)
+            unitPriceCents = try f.int(WireMember.unitPriceCents.name)
         }
     }
 
@@ -76,21 +77,21 @@ public struct Order: Sendable, Hashable {
     }
 
     init(_ f: Fields) throws(RestaurantClientError) {
-        id = try f.string("id")
-        userId = try f.string("userId")
-        items = try f.list("items", Line.init)
-        subtotalCents = try f.int("subtotalCents")
-        discountCents = try f.int("discountCents")
-        taxCents = try f.int("taxCents")
-        totalCents = try f.int("totalCents")
-        currency = try f.string("currency")
-        deliveryAddress = try f.string("deliveryAddress")
-        createdAt = try f.string("createdAt")
-        let status = try f.string("status")
+        id = try f.string(WireMember.id.name)
+        userId = try f.string(WireMember.userId.name)
+        items = try f.list(WireMember.items.name, Line.init)
+        subtotalCents = try f.int(WireMember.subtotalCents.name)
+        discountCents = try f.int(WireMember.discountCents.name)
+        taxCents = try f.int(WireMember.taxCents.name)
+        totalCents = try f.int(WireMember.totalCents.name)
+        currency = try f.string(WireMember.currency.name)
+        deliveryAddress = try f.string(WireMember.deliveryAddress.name)
+        createdAt = try f.string(WireMember.createdAt.name)
+        let status = try f.string(WireMember.status.name)
         guard let known = Status(rawValue: status) else {
             throw .malformedReply("order status \(status) is neither placed nor cancelled")
         }
         self.status = known
-        cancelledAt = try f.optionalString("cancelledAt")
+        cancelledAt = try f.optionalString(WireMember.cancelledAt.name)
     }
 }

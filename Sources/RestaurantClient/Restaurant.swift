@@ -1,4 +1,5 @@
 /// A restaurant as returned by CreateRestaurant, GetRestaurant, ListRestaurants,
+import WireContract
 /// SearchRestaurants and GetFavoriteRestaurants.
 public struct Restaurant: Sendable, Hashable {
     /// The restaurant's id.
@@ -49,19 +50,19 @@ public struct Restaurant: Sendable, Hashable {
     }
 
     init(_ f: Fields) throws(RestaurantClientError) {
-        id = try f.string("id")
-        name = try f.string("name")
-        cuisine = try f.string("cuisine")
-        rating = try f.double("rating")
-        reviewCount = try f.int("reviewCount")
-        priceLevel = try f.int("priceLevel")
-        address = try f.string("address")
-        latitude = try f.double("latitude")
-        longitude = try f.double("longitude")
-        imageUrl = try f.optionalString("imageUrl")
-        phoneNumber = try f.optionalString("phoneNumber")
-        website = try f.optionalString("website")
-        openingHours = try f.strings("openingHours")
-        isFavorite = try f.optionalBool("isFavorite")
+        id = try f.string(WireMember.id.name)
+        name = try f.string(WireMember.name.name)
+        cuisine = try f.string(WireMember.cuisine.name)
+        rating = try f.double(WireMember.rating.name)
+        reviewCount = try f.int(WireMember.reviewCount.name)
+        priceLevel = try f.int(WireMember.priceLevel.name)
+        address = try f.string(WireMember.address.name)
+        latitude = try f.double(WireMember.latitude.name)
+        longitude = try f.double(WireMember.longitude.name)
+        imageUrl = try f.optionalString(WireMember.imageUrl.name)
+        phoneNumber = try f.optionalString(WireMember.phoneNumber.name)
+        website = try f.optionalString(WireMember.website.name)
+        openingHours = try f.strings(WireMember.openingHours.name)
+        isFavorite = try f.optionalBool(WireMember.isFavorite.name)
     }
 }

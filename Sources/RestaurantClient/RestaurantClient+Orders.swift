@@ -1,4 +1,5 @@
 import WireJSON
+import WireContract
 
 extension RestaurantClient {
     /// PlaceOrder: orders `items` (distinct, one currency) for delivery. Resent after a timeout
@@ -11,12 +12,12 @@ extension RestaurantClient {
         idempotencyKey: String? = nil
     ) async throws(RestaurantClientError) -> Order {
         var params: JSONObject = [
-            "userId": .string(userId),
-            "items": .array(items.map { .object(["itemId": .string($0.itemId), "quantity": .int($0.quantity)]) }),
-            "deliveryAddress": .string(deliveryAddress),
+            WireMember.userId.name: .string(userId),
+            WireMember.items.name: .array(items.map { .object([WireMember.itemId.name: .string($0.itemId), WireMember.quantity.name: .int($0.quantity)]) }),
+            WireMember.deliveryAddress.name: .string(deliveryAddress),
         ]
-        if let discountCents { params["discountCents"] = .int(discountCents) }
-        return try Order(await fields(.placeOrder, params, idempotencyKey: idempotencyKey).nested("order"))
+        if let discountCents { params[WireMember.discountCents.name] = .int(discountCents) }
+        return try Order(await fields(.placeOrder, params, idempotencyKey: idempotencyKey).nested(WireMember.order.name))
     }
 
     /// CancelOrder: cancels the user's own order within 30 minutes of placing it, returning its
@@ -24,20 +25,20 @@ extension RestaurantClient {
     /// same idempotency key. `idempotencyKey`: your own key for this write, `nil` for a new
     /// random one (see ``call(_:params:idempotencyKey:)``).
     public func cancelOrder(id: String, userId: String, idempotencyKey: String? = nil) async throws(RestaurantClientError) -> Order {
-        try Order(await fields(.cancelOrder, ["orderId": .string(id), "userId": .string(userId)], idempotencyKey: idempotencyKey).nested("order"))
+        try Order(await fields(.cancelOrder, [WireMember.orderId.name: .string(id), WireMember.userId.name: .string(userId)], idempotencyKey: idempotencyKey).nested(WireMember.order.name))
     }
 
     /// GetOrder: one order (also of inactive users).
     public func getOrder(id: String) async throws(RestaurantClientError) -> Order {
-        try Order(await fields(.getOrder, ["orderId": .string(id)]).nested("order"))
+        try Order(await fields(.getOrder, [WireMember.orderId.name: .string(id)]).nested(WireMember.order.name))
     }
 
     /// ListOrders: a user's orders, newest first, paged.
     public func listOrders(userId: String, limit: Int? = nil, cursor: String? = nil) async throws(RestaurantClientError) -> Page<Order> {
-        var params: JSONObject = ["userId": .string(userId)]
-        if let limit { params["limit"] = .int(limit) }
-        if let cursor { params["cursor"] = .string(cursor) }
+        var params: JSONObject = [WireMember.userId.name: .string(userId)]
+        if let limit { params[WireMember.limit.name] = .int(limit) }
+        if let cursor { params[WireMember.cursor.name] = .string(cursor) }
         let result = try await fields(.listOrders, params)
-        return Page(items: try result.list("orders", Order.init), nextCursor: try result.optionalString("nextCursor"))
+        return Page(items: try result.list(WireMember.orders.name, Order.init), nextCursor: try result.optionalString(WireMember.nextCursor.name))
     }
 }

@@ -1,4 +1,5 @@
 /// A review as returned by AddReview and GetReviews.
+import WireContract
 public struct Review: Sendable, Hashable {
     /// The review's id.
     public var id: String
@@ -24,11 +25,11 @@ public struct Review: Sendable, Hashable {
     }
 
     init(_ f: Fields) throws(RestaurantClientError) {
-        id = try f.string("id")
-        restaurantId = try f.string("restaurantId")
-        userId = try f.string("userId")
-        rating = try f.int("rating")
-        text = try f.string("text")
-        createdAt = try f.string("createdAt")
+        id = try f.string(WireMember.id.name)
+        restaurantId = try f.string(WireMember.restaurantId.name)
+        userId = try f.string(WireMember.userId.name)
+        rating = try f.int(WireMember.rating.name)
+        text = try f.string(WireMember.text.name)
+        createdAt = try f.string(WireMember.createdAt.name)
     }
 }

@@ -1,4 +1,5 @@
 /// A user as returned by RegisterUser, UpdateUserProfile, DeactivateUser and StartSubscription.
+import WireContract
 ///
 /// Times are kept as the wire's ISO-8601 UTC strings with milliseconds
 /// (`2026-11-21T20:43:28.175Z`), unparsed.
@@ -27,11 +28,11 @@ public struct User: Sendable, Hashable {
     }
 
     init(_ f: Fields) throws(RestaurantClientError) {
-        id = try f.string("id")
-        name = try f.string("name")
-        email = try f.string("email")
-        joinedAt = try f.string("joinedAt")
-        isActive = try f.bool("isActive")
-        subscriptionActiveUntil = try f.optionalString("subscriptionActiveUntil")
+        id = try f.string(WireMember.id.name)
+        name = try f.string(WireMember.name.name)
+        email = try f.string(WireMember.email.name)
+        joinedAt = try f.string(WireMember.joinedAt.name)
+        isActive = try f.bool(WireMember.isActive.name)
+        subscriptionActiveUntil = try f.optionalString(WireMember.subscriptionActiveUntil.name)
     }
 }

@@ -1,4 +1,5 @@
 /// A user's profile as returned by GetUserProfile.
+import WireContract
 public struct UserProfile: Sendable, Hashable {
     /// The user's id.
     public var id: String
@@ -21,10 +22,10 @@ public struct UserProfile: Sendable, Hashable {
     }
 
     init(_ f: Fields) throws(RestaurantClientError) {
-        id = try f.string("id")
-        name = try f.string("name")
-        email = try f.string("email")
-        membershipTier = try f.string("membershipTier")
-        canAccessPremiumContent = try f.bool("canAccessPremiumContent")
+        id = try f.string(WireMember.id.name)
+        name = try f.string(WireMember.name.name)
+        email = try f.string(WireMember.email.name)
+        membershipTier = try f.string(WireMember.membershipTier.name)
+        canAccessPremiumContent = try f.bool(WireMember.canAccessPremiumContent.name)
     }
 }

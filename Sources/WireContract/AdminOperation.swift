@@ -114,6 +114,36 @@ public enum AdminOperation: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The service's state, as ``Result/state`` reports it.
+    /// The members of `describe`'s result: `{"protocol", "useCases": [{"name", "write",
+    /// "params", "result", "errors"}], "events": [{"type", "data"}], "eventLog": {"params",
+    /// "result"}, "errorCodes"}`.
+    public enum Description {
+        /// `protocol`: the wire protocol's version.
+        public static let protocolVersion = "protocol"
+        /// `useCases`: one entry per use case, in endpoint order.
+        public static let useCases = "useCases"
+        /// `name` (a use case's entry).
+        public static let name = "name"
+        /// `write` (a use case's entry): whether it is a write.
+        public static let write = "write"
+        /// `params`: the schema of a use case's (or the event log's) params.
+        public static let params = "params"
+        /// `result`: the schema of a use case's (or the event log's) result.
+        public static let result = "result"
+        /// `errors` (a use case's entry): the codes it can answer.
+        public static let errors = "errors"
+        /// `events`: one entry per event type.
+        public static let events = "events"
+        /// `type` (an event's entry).
+        public static let type = "type"
+        /// `data` (an event's entry): the schema of its data.
+        public static let data = "data"
+        /// `eventLog`: the event log's params and result.
+        public static let eventLog = "eventLog"
+        /// `errorCodes`: every error code of the protocol.
+        public static let errorCodes = "errorCodes"
+    }
+
     public enum ServiceState: String, Sendable, Hashable {
         /// Taking use-case requests.
         case running

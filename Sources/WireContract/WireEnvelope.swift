@@ -152,12 +152,12 @@ public struct ReplyShapeError: Error, Sendable, Hashable, CustomStringConvertibl
 public struct WireKey: Sendable {
     /// The name as a literal.
     public let literal: StaticString
-
-    /// The name.
-    public var name: String { literal.description }
+    /// The name (made once, when the constant is).
+    public let name: String
 
     init(_ literal: StaticString) {
         self.literal = literal
+        name = literal.description
     }
 }
 

@@ -27,15 +27,15 @@ public enum WireEvent {
     /// Members of event data that are not a use case's result member.
     public enum DataKey {
         /// `stock` (OrderPlaced, OrderCancelled): `[{itemId, stock}]`, the stock left per line.
-        public static let stock = WireKey("stock")
+        public static let stock = WireMember.stock
         /// `itemId` (in ``stock``).
-        public static let itemId = WireKey("itemId")
+        public static let itemId = WireMember.itemId
         /// `userId` (FavoriteSaved, FavoriteRemoved).
-        public static let userId = WireKey("userId")
+        public static let userId = WireMember.userId
         /// `restaurantId` (FavoriteSaved, FavoriteRemoved).
-        public static let restaurantId = WireKey("restaurantId")
+        public static let restaurantId = WireMember.restaurantId
         /// `favoriteCount` (FavoriteSaved, FavoriteRemoved).
-        public static let favoriteCount = WireKey("favoriteCount")
+        public static let favoriteCount = WireMember.favoriteCount
     }
 
     /// The event log's params.
@@ -43,7 +43,7 @@ public enum WireEvent {
         /// `after` (required): the seq to read after, ≥ 0.
         public static let after = WireKey("after")
         /// `limit`: 1…1000, default 100.
-        public static let limit = WireKey("limit")
+        public static let limit = WireMember.limit
         /// `types`: only these event types.
         public static let types = WireKey("types")
     }

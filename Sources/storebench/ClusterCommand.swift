@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ServerProcesses
 import WireJSON
+import WireContract
 
 /// svcd instances on one PostgreSQL server against pgbench on the same server: durable writes
 /// and reads, rows per second and CPU per request, in alternating rounds.
@@ -199,12 +200,12 @@ struct ClusterCommand: AsyncParsableCommand {
         let params: @Sendable (Int, Int, Int, Int) -> String
         switch workload {
         case .register:
-            params = { instance, _, _, sequence in #"{"name":"Bench User","email":"c\#(tag)-\#(instance)-\#(sequence)@example.com"}"# }
+            params = { instance, _, _, sequence in #"{"\#(WireMember.name.name)":"Bench User","\#(WireMember.email.name)":"c\#(tag)-\#(instance)-\#(sequence)@example.com"}"# }
         case .order:
             let orders = fixtures.orderParams
             params = { _, _, globalSlot, _ in orders[globalSlot % orders.count] }
         case .read:
-            let reads = (1...300).map { String(format: #"{"restaurantId":"r-%06d"}"#, $0) }
+            let reads = (1...300).map { String(format: #"{"\#(WireMember.restaurantId.name)":"r-%06d"}"#, $0) }
             params = { _, _, globalSlot, sequence in reads[(globalSlot * 7 + sequence) % reads.count] }
         }
         let pids = instances.map(\.pid)

@@ -165,7 +165,7 @@ struct EventLatencyProbe: Sendable {
                           let index = reply[WireEnvelope.Key.id]?.stringValue.flatMap(Int.init), writes.indices.contains(index) else { continue }
                     answered += 1
                     writes[index].repliedAt = arrived
-                    if reply.replySucceeded { writes[index].userId = reply.replyResult?["user"]?["id"]?.stringValue }
+                    if reply.replySucceeded { writes[index].userId = reply.replyResult?[WireMember.user.name]?[WireMember.id.name]?.stringValue }
                 }
                 if MonotonicClock.nanoseconds() >= deadline { return }
             }
@@ -173,7 +173,7 @@ struct EventLatencyProbe: Sendable {
         while writes.count < total {
             let due = start + UInt64(Double(writes.count) * interval)
             try receive(until: due)
-            let params = #"{"name":"Latency","email":"lat-\#(tag)-\#(writes.count)@example.com"}"#
+            let params = #"{"\#(WireMember.name.name)":"Latency","\#(WireMember.email.name)":"lat-\#(tag)-\#(writes.count)@example.com"}"#
             writes.append(Write(sentAt: MonotonicClock.nanoseconds()))
             try socket.sendMultipart([[], WireEnvelope.requestBytes(id: String(writes.count - 1), paramsJSON: params)])
         }

@@ -278,7 +278,7 @@ struct EventsCommand: AsyncParsableCommand {
             ON CONFLICT (email_key) DO NOTHING RETURNING id;
             """
         // A space after every colon of the JSON: pgbench takes `:name` for a variable.
-        let data = #"'{"user": {"id": "u-' || :client_id || '-' || :n || '", "name": "Bench User", "email": "p@example.com", "joinedAt": "2026-01-01T00: 00: 00.000Z", "isActive": true, "subscriptionActiveUntil": null}}'"#
+        let data = #"'{"\#(WireMember.user.name)": {"\#(WireMember.id.name)": "u-' || :client_id || '-' || :n || '", "\#(WireMember.name.name)": "Bench User", "\#(WireMember.email.name)": "p@example.com", "\#(WireMember.joinedAt.name)": "2026-01-01T00: 00: 00.000Z", "\#(WireMember.isActive.name)": true, "\#(WireMember.subscriptionActiveUntil.name)": null}}'"#
         let event = counter
             ? """
             UPDATE bench_counter SET last_seq = last_seq + 1 RETURNING last_seq AS seq \\gset

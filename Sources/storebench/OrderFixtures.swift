@@ -15,19 +15,19 @@ struct OrderFixtures: Sendable {
         let register = try instance.address(.registerUser)
         let addItem = try instance.address(.addMenuItem)
         return try await onThread {
-            let users = try LockstepCaller(address: register).call((0..<count).map { #"{"name":"Order User \#($0)","email":"order-user-\#($0)@example.com"}"# })
+            let users = try LockstepCaller(address: register).call((0..<count).map { #"{"\#(WireMember.name.name)":"Order User \#($0)","\#(WireMember.email.name)":"order-user-\#($0)@example.com"}"# })
                 .map { result in
-                    guard let id = result["user"]?["id"]?.stringValue else { throw BenchFailure("RegisterUser answered no user id") }
+                    guard let id = result[WireMember.user.name]?[WireMember.id.name]?.stringValue else { throw BenchFailure("RegisterUser answered no user id") }
                     return id
                 }
             let items = try LockstepCaller(address: addItem).call((0..<count).map {
-                String(format: #"{"restaurantId":"r-%06d","name":"Bench Dish %d","priceCents":1250,"currency":"USD","stock":1000000000}"#, 1 + $0 % 300, $0)
+                String(format: #"{"\#(WireMember.restaurantId.name)":"r-%06d","\#(WireMember.name.name)":"Bench Dish %d","\#(WireMember.priceCents.name)":1250,"\#(WireMember.currency.name)":"USD","\#(WireMember.stock.name)":1000000000}"#, 1 + $0 % 300, $0)
             }).map { result in
-                guard let id = result["item"]?["id"]?.stringValue else { throw BenchFailure("AddMenuItem answered no item id") }
+                guard let id = result[WireMember.item.name]?[WireMember.id.name]?.stringValue else { throw BenchFailure("AddMenuItem answered no item id") }
                 return id
             }
             return OrderFixtures(orderParams: zip(users, items).map { user, item in
-                #"{"userId":"\#(user)","items":[{"itemId":"\#(item)","quantity":1}],"deliveryAddress":"1 Bench St, Springfield"}"#
+                #"{"\#(WireMember.userId.name)":"\#(user)","\#(WireMember.items.name)":[{"\#(WireMember.itemId.name)":"\#(item)","\#(WireMember.quantity.name)":1}],"\#(WireMember.deliveryAddress.name)":"1 Bench St, Springfield"}"#
             })
         }
     }

@@ -83,15 +83,15 @@ struct StartupCommand: AsyncParsableCommand {
 
         // Each row: the use case, what the probe is (after the use case's name), its params.
         let probes: [(UseCaseName, String, String)] = [
-            (.getRestaurant, "", #"{"restaurantId":"r-050000"}"#),
-            (.listRestaurants, "first page", #"{"limit":50}"#),
-            (.listRestaurants, "cuisine + minRating", #"{"cuisine":"thai","minRating":4,"limit":50}"#),
-            (.searchRestaurants, "'golden' (trigram index)", #"{"query":"golden","limit":50}"#),
-            (.searchRestaurants, "'zz' (no match, 2 chars)", #"{"query":"zz","limit":50}"#),
-            (.getReviews, "of a restaurant", #"{"restaurantId":"r-000007","limit":50}"#),
-            (.calculateRestaurantScore, "", #"{"restaurantId":"r-000007"}"#),
-            (.loadFeed, "", #"{"limit":50}"#),
-            (.getUserProfile, "", #"{"userId":"u-000001"}"#),
+            (.getRestaurant, "", #"{"\#(WireMember.restaurantId.name)":"r-050000"}"#),
+            (.listRestaurants, "first page", #"{"\#(WireMember.limit.name)":50}"#),
+            (.listRestaurants, "cuisine + minRating", #"{"\#(WireMember.cuisine.name)":"thai","\#(WireMember.minRating.name)":4,"\#(WireMember.limit.name)":50}"#),
+            (.searchRestaurants, "'golden' (trigram index)", #"{"\#(WireMember.query.name)":"golden","\#(WireMember.limit.name)":50}"#),
+            (.searchRestaurants, "'zz' (no match, 2 chars)", #"{"\#(WireMember.query.name)":"zz","\#(WireMember.limit.name)":50}"#),
+            (.getReviews, "of a restaurant", #"{"\#(WireMember.restaurantId.name)":"r-000007","\#(WireMember.limit.name)":50}"#),
+            (.calculateRestaurantScore, "", #"{"\#(WireMember.restaurantId.name)":"r-000007"}"#),
+            (.loadFeed, "", #"{"\#(WireMember.limit.name)":50}"#),
+            (.getUserProfile, "", #"{"\#(WireMember.userId.name)":"u-000001"}"#),
         ]
         print(pad("query", 46) + pad("p50 µs", 10) + pad("max µs", 10) + "result")
         for (useCase, detail, params) in probes {

@@ -7,6 +7,7 @@ import ServiceApp
 import Synchronization
 import Transport
 import WireJSON
+import WireContract
 
 /// Durable writes through the service against raw SQLite (one commit per write, and batched)
 /// and Redis with `appendfsync always`.
@@ -110,9 +111,9 @@ struct WritesCommand: AsyncParsableCommand {
             let cpuBefore = ThreadCPU.snapshot()
             let users = try await PipelinedWriter(
                 address: registerAddress, inFlight: inFlight, seconds: seconds,
-                params: { #"{"name":"Bench User","email":"bench-\#(round)-\#($0)@example.com"}"# },
+                params: { #"{"\#(WireMember.name.name)":"Bench User","\#(WireMember.email.name)":"bench-\#(round)-\#($0)@example.com"}"# },
                 onResult: { result in
-                    if let id = result["user"]?["id"]?.stringValue { registered.withLock { $0.append(id) } }
+                    if let id = result[WireMember.user.name]?[WireMember.id.name]?.stringValue { registered.withLock { $0.append(id) } }
                 }
             ).run()
             rates.serviceUsers.append(users.perSecond)
@@ -146,7 +147,7 @@ struct WritesCommand: AsyncParsableCommand {
                 params: { sequence in
                     let user = userIds[(firstUser + sequence / 100) % userIds.count]
                     let restaurant = String(format: "r-%06d", 1 + sequence % 100 + (sequence / 100) % 200)
-                    return #"{"userId":"\#(user)","restaurantId":"\#(restaurant)"}"#
+                    return #"{"\#(WireMember.userId.name)":"\#(user)","\#(WireMember.restaurantId.name)":"\#(restaurant)"}"#
                 },
                 onResult: { _ in }
             ).run()

@@ -32,7 +32,7 @@ struct LoadClient: Sendable {
     let replyTimeoutMilliseconds: Int32 = 5000
 
     /// The GetRestaurant params.
-    private var params: String { #"{"restaurantId":"\#(restaurantId)"}"# }
+    private var params: String { #"{"\#(WireMember.restaurantId.name)":"\#(restaurantId)"}"# }
 
     /// The request body of a slot.
     func body(slot: Int) -> [UInt8] {
@@ -44,7 +44,7 @@ struct LoadClient: Sendable {
     static func registrationParams(tag: String, sequence: Int) -> String {
         let digits = String(sequence)
         let padded = String(repeating: "0", count: max(0, 9 - digits.count)) + digits
-        return #"{"name":"Bench User","email":"\#(tag)-\#(padded)@bench.example"}"#
+        return #"{"\#(WireMember.name.name)":"Bench User","\#(WireMember.email.name)":"\#(tag)-\#(padded)@bench.example"}"#
     }
 
     /// The RegisterUser request body of `slot` for the request numbered `sequence`.

@@ -28,13 +28,13 @@ enum WirePathBench {
     /// Runs `iterations` requests (ids 0…63 in turn, as the pipelined client sends them); returns
     /// the total reply bytes, so the work cannot be optimised away.
     static func run(iterations: Int, restaurantId: String) throws -> Int {
-        let bodies = (0..<64).map { WireEnvelope.requestBytes(id: String($0), paramsJSON: #"{"restaurantId":"\#(restaurantId)"}"#) }
+        let bodies = (0..<64).map { WireEnvelope.requestBytes(id: String($0), paramsJSON: #"{"\#(WireMember.restaurantId.name)":"\#(restaurantId)"}"#) }
         var writer = JSONWriter(capacity: 1024)
         var total = 0
         for iteration in 0..<iterations {
             let request = try WireRequest.decode(bodies[iteration & 63])
-            let id: RestaurantID = try request.params.identifier("restaurantId")
-            let user: UserID? = try request.params.optionalIdentifier("userId")
+            let id: RestaurantID = try request.params.identifier(WireMember.restaurantId.name)
+            let user: UserID? = try request.params.optionalIdentifier(WireMember.userId.name)
             guard id.rawValue == restaurantId, user == nil else { throw BenchError("the params did not decode") }
             let reply = WireReply.success(id: request.id, result: UseCaseResult.restaurant(restaurant, isFavorite: nil), using: &writer)
             total += reply.count

@@ -5,6 +5,8 @@ import WireJSON
 /// `svcctl describe [USECASE]`: the use cases' params and results as JSON Schemas, as svcd
 /// describes them.
 struct DescribeCommand: ParsableCommand {
+    private typealias D = AdminOperation.Description
+
     static let configuration = CommandConfiguration(
         commandName: "describe",
         abstract: "Describe the use cases (params, result, error codes) and events as JSON Schemas.",
@@ -24,7 +26,7 @@ struct DescribeCommand: ParsableCommand {
                 emit(result, options: options, human: Self.render)
                 return
             }
-            guard let entry = result["useCases"]?.arrayValue?.first(where: { $0["name"]?.stringValue == name.rawValue }) else {
+            guard let entry = result[D.useCases]?.arrayValue?.first(where: { $0[D.name]?.stringValue == name.rawValue }) else {
                 throw CtlFailure(ExitStatus.serviceError, "svcd does not describe \(name)")
             }
             emit(entry, options: options, human: Self.renderUseCase)
@@ -33,8 +35,8 @@ struct DescribeCommand: ParsableCommand {
 
     /// One row per use case: its name, whether it writes, its params (optional ones with `?`).
     static func render(_ result: JSONValue) -> String {
-        let rows = (result["useCases"]?.arrayValue ?? []).map { entry in
-            [plainText(entry["name"]), entry["write"]?.boolValue == true ? "write" : "read", members(of: entry["params"]).joined(separator: ", ")]
+        let rows = (result[D.useCases]?.arrayValue ?? []).map { entry in
+            [plainText(entry[D.name]), entry[D.write]?.boolValue == true ? "write" : "read", members(of: entry[D.params]).joined(separator: ", ")]
         }
         return renderTable(headers: ["USE CASE", "KIND", "PARAMS"], rows: rows)
     }
@@ -42,15 +44,15 @@ struct DescribeCommand: ParsableCommand {
     /// A use case's params (name, type, required, rules), its result members and its codes.
     static func renderUseCase(_ entry: JSONValue) -> String {
         var rows: [[String]] = []
-        let required = Set((entry["params"]?["required"]?.arrayValue ?? []).compactMap(\.stringValue))
-        for member in entry["params"]?["properties"]?.objectValue ?? JSONObject() {
+        let required = Set((entry[D.params]?["required"]?.arrayValue ?? []).compactMap(\.stringValue))
+        for member in entry[D.params]?["properties"]?.objectValue ?? JSONObject() {
             rows.append([member.key, type(of: member.value), required.contains(member.key) ? "yes" : "no", rules(of: member.value)])
         }
         return [
-            "\(plainText(entry["name"])) (\(entry["write"]?.boolValue == true ? "write" : "read"))",
+            "\(plainText(entry[D.name])) (\(entry[D.write]?.boolValue == true ? "write" : "read"))",
             renderTable(headers: ["PARAM", "TYPE", "REQUIRED", "RULES"], rows: rows),
-            "result: " + members(of: entry["result"]).joined(separator: ", "),
-            "errors: " + (entry["errors"]?.arrayValue ?? []).map { plainText($0) }.joined(separator: ", "),
+            "result: " + members(of: entry[D.result]).joined(separator: ", "),
+            "errors: " + (entry[D.errors]?.arrayValue ?? []).map { plainText($0) }.joined(separator: ", "),
         ].joined(separator: "\n")
     }
 

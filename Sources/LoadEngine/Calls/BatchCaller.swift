@@ -283,8 +283,8 @@ final class BatchCaller {
         while !cursors.isEmpty {
             let params = cursors.map { entry -> JSONObject in
                 var object = bases[entry.index]
-                object.append(key: "limit", value: .int(limit))
-                if let cursor = entry.cursor { object.append(key: "cursor", value: .string(cursor)) }
+                object.append(key: WireMember.limit.name, value: .int(limit))
+                if let cursor = entry.cursor { object.append(key: WireMember.cursor.name, value: .string(cursor)) }
                 return object
             }
             let envelopes = try callAll(useCase, params)
@@ -295,7 +295,7 @@ final class BatchCaller {
                     continue
                 }
                 collected[entry.index].append(contentsOf: result[listKey]?.arrayValue ?? [])
-                if let cursor = result["nextCursor"]?.stringValue { next.append((entry.index, cursor)) }
+                if let cursor = result[WireMember.nextCursor.name]?.stringValue { next.append((entry.index, cursor)) }
             }
             cursors = next
         }

@@ -69,7 +69,7 @@ extension JSONWriter {
     /// `{"order": order, "stock": [{"itemId", "stock"}]}`: an order event's data.
     mutating func orderChange(_ order: Order, stock: [ItemStock]) {
         beginObject()
-        key(literal: "order"); self.order(order)
+        key(literal: WireMember.order.literal); self.order(order)
         key(literal: WireEvent.DataKey.stock.literal)
         beginArray()
         for left in stock {

@@ -25,138 +25,138 @@ extension UseCaseRoute {
         case .registerUser:
             let useCase = c.registerUser
             return UseCaseRoute(name: name) { p, claim in
-                .user(try await useCase.execute(.init(name: try p.string("name"), email: try p.string("email")), claim: claim))
+                .user(try await useCase.execute(.init(name: try p.string(WireMember.name.name), email: try p.string(WireMember.email.name)), claim: claim))
             }
         case .getUserProfile:
             let useCase = c.getUserProfile
             return UseCaseRoute(name: name) { p, _ in
-                .profile(try await useCase.execute(userId: try p.identifier("userId")))
+                .profile(try await useCase.execute(userId: try p.identifier(WireMember.userId.name)))
             }
         case .updateUserProfile:
             let useCase = c.updateUserProfile
             return UseCaseRoute(name: name) { p, claim in
-                .user(try await useCase.execute(.init(userId: try p.identifier("userId"), name: try p.optionalString("name"), email: try p.optionalString("email")), claim: claim))
+                .user(try await useCase.execute(.init(userId: try p.identifier(WireMember.userId.name), name: try p.optionalString(WireMember.name.name), email: try p.optionalString(WireMember.email.name)), claim: claim))
             }
         case .deactivateUser:
             let useCase = c.deactivateUser
             return UseCaseRoute(name: name) { p, claim in
-                .user(try await useCase.execute(userId: try p.identifier("userId"), claim: claim))
+                .user(try await useCase.execute(userId: try p.identifier(WireMember.userId.name), claim: claim))
             }
         case .startSubscription:
             let useCase = c.startSubscription
             return UseCaseRoute(name: name) { p, claim in
-                .user(try await useCase.execute(userId: try p.identifier("userId"), months: try p.int("months"), claim: claim))
+                .user(try await useCase.execute(userId: try p.identifier(WireMember.userId.name), months: try p.int(WireMember.months.name), claim: claim))
             }
         case .createRestaurant:
             let useCase = c.createRestaurant
             return UseCaseRoute(name: name) { p, claim in
                 let input = CreateRestaurant.Input(
-                    name: try p.string("name"), cuisine: try p.string("cuisine"), priceLevel: try p.int("priceLevel"),
-                    address: try p.string("address"), latitude: try p.double("latitude"), longitude: try p.double("longitude"),
-                    imageUrl: try p.optionalString("imageUrl"), phoneNumber: try p.optionalString("phoneNumber"),
-                    website: try p.optionalString("website"), openingHours: try p.optionalStringArray("openingHours")
+                    name: try p.string(WireMember.name.name), cuisine: try p.string(WireMember.cuisine.name), priceLevel: try p.int(WireMember.priceLevel.name),
+                    address: try p.string(WireMember.address.name), latitude: try p.double(WireMember.latitude.name), longitude: try p.double(WireMember.longitude.name),
+                    imageUrl: try p.optionalString(WireMember.imageUrl.name), phoneNumber: try p.optionalString(WireMember.phoneNumber.name),
+                    website: try p.optionalString(WireMember.website.name), openingHours: try p.optionalStringArray(WireMember.openingHours.name)
                 )
                 return .restaurant(try await useCase.execute(input, claim: claim), isFavorite: nil)
             }
         case .getRestaurant:
             let useCase = c.getRestaurant
             return UseCaseRoute(name: name) { p, _ in
-                let output = try await useCase.execute(restaurantId: try p.identifier("restaurantId"), userId: try p.optionalIdentifier("userId"))
+                let output = try await useCase.execute(restaurantId: try p.identifier(WireMember.restaurantId.name), userId: try p.optionalIdentifier(WireMember.userId.name))
                 return .restaurant(output.restaurant, isFavorite: output.isFavorite)
             }
         case .listRestaurants:
             let useCase = c.listRestaurants
             return UseCaseRoute(name: name) { p, _ in
                 let input = ListRestaurants.Input(
-                    cuisine: try p.optionalString("cuisine"), minRating: try p.optionalDouble("minRating"),
-                    maxPriceLevel: try p.optionalInt("maxPriceLevel"), limit: try p.optionalInt("limit"), cursor: try p.optionalCursor()
+                    cuisine: try p.optionalString(WireMember.cuisine.name), minRating: try p.optionalDouble(WireMember.minRating.name),
+                    maxPriceLevel: try p.optionalInt(WireMember.maxPriceLevel.name), limit: try p.optionalInt(WireMember.limit.name), cursor: try p.optionalCursor()
                 )
                 return .restaurantPage(try await useCase.execute(input))
             }
         case .searchRestaurants:
             let useCase = c.searchRestaurants
             return UseCaseRoute(name: name) { p, _ in
-                .restaurants(try await useCase.execute(query: try p.string("query"), limit: try p.optionalInt("limit")))
+                .restaurants(try await useCase.execute(query: try p.string(WireMember.query.name), limit: try p.optionalInt(WireMember.limit.name)))
             }
         case .saveFavoriteRestaurant:
             let useCase = c.saveFavoriteRestaurant
             return UseCaseRoute(name: name) { p, claim in
-                .favoriteCount(try await useCase.execute(userId: try p.identifier("userId"), restaurantId: try p.identifier("restaurantId"), claim: claim))
+                .favoriteCount(try await useCase.execute(userId: try p.identifier(WireMember.userId.name), restaurantId: try p.identifier(WireMember.restaurantId.name), claim: claim))
             }
         case .removeFavoriteRestaurant:
             let useCase = c.removeFavoriteRestaurant
             return UseCaseRoute(name: name) { p, claim in
-                .favoriteCount(try await useCase.execute(userId: try p.identifier("userId"), restaurantId: try p.identifier("restaurantId"), claim: claim))
+                .favoriteCount(try await useCase.execute(userId: try p.identifier(WireMember.userId.name), restaurantId: try p.identifier(WireMember.restaurantId.name), claim: claim))
             }
         case .getFavoriteRestaurants:
             let useCase = c.getFavoriteRestaurants
             return UseCaseRoute(name: name) { p, _ in
-                .restaurants(try await useCase.execute(userId: try p.identifier("userId")))
+                .restaurants(try await useCase.execute(userId: try p.identifier(WireMember.userId.name)))
             }
         case .addReview:
             let useCase = c.addReview
             return UseCaseRoute(name: name) { p, claim in
-                let input = AddReview.Input(userId: try p.identifier("userId"), restaurantId: try p.identifier("restaurantId"), rating: try p.int("rating"), text: try p.string("text"))
+                let input = AddReview.Input(userId: try p.identifier(WireMember.userId.name), restaurantId: try p.identifier(WireMember.restaurantId.name), rating: try p.int(WireMember.rating.name), text: try p.string(WireMember.text.name))
                 let output = try await useCase.execute(input, claim: claim)
                 return .review(output.review, restaurantRating: output.restaurantRating)
             }
         case .getReviews:
             let useCase = c.getReviews
             return UseCaseRoute(name: name) { p, _ in
-                .reviewPage(try await useCase.execute(restaurantId: try p.identifier("restaurantId"), limit: try p.optionalInt("limit"), cursor: try p.optionalCursor()))
+                .reviewPage(try await useCase.execute(restaurantId: try p.identifier(WireMember.restaurantId.name), limit: try p.optionalInt(WireMember.limit.name), cursor: try p.optionalCursor()))
             }
         case .calculateRestaurantScore:
             let useCase = c.calculateRestaurantScore
             return UseCaseRoute(name: name) { p, _ in
-                .score(try await useCase.execute(restaurantId: try p.identifier("restaurantId")).value)
+                .score(try await useCase.execute(restaurantId: try p.identifier(WireMember.restaurantId.name)).value)
             }
         case .addMenuItem:
             let useCase = c.addMenuItem
             return UseCaseRoute(name: name) { p, claim in
                 let input = AddMenuItem.Input(
-                    restaurantId: try p.identifier("restaurantId"), name: try p.string("name"), priceCents: try p.int("priceCents"),
-                    currency: try p.string("currency"), stock: try p.int("stock")
+                    restaurantId: try p.identifier(WireMember.restaurantId.name), name: try p.string(WireMember.name.name), priceCents: try p.int(WireMember.priceCents.name),
+                    currency: try p.string(WireMember.currency.name), stock: try p.int(WireMember.stock.name)
                 )
                 return .item(try await useCase.execute(input, claim: claim))
             }
         case .restockMenuItem:
             let useCase = c.restockMenuItem
             return UseCaseRoute(name: name) { p, claim in
-                .item(try await useCase.execute(itemId: try p.identifier("itemId"), quantity: try p.int("quantity"), claim: claim))
+                .item(try await useCase.execute(itemId: try p.identifier(WireMember.itemId.name), quantity: try p.int(WireMember.quantity.name), claim: claim))
             }
         case .getMenu:
             let useCase = c.getMenu
             return UseCaseRoute(name: name) { p, _ in
-                .items(try await useCase.execute(restaurantId: try p.identifier("restaurantId")))
+                .items(try await useCase.execute(restaurantId: try p.identifier(WireMember.restaurantId.name)))
             }
         case .placeOrder:
             let useCase = c.placeOrder
             return UseCaseRoute(name: name) { p, claim in
-                let lines = try p.objectArray("items") { line throws(WireError) in
-                    PlaceOrder.LineInput(itemId: try line.identifier("itemId"), quantity: try line.int("quantity"))
+                let lines = try p.objectArray(WireMember.items.name) { line throws(WireError) in
+                    PlaceOrder.LineInput(itemId: try line.identifier(WireMember.itemId.name), quantity: try line.int(WireMember.quantity.name))
                 }
-                let input = PlaceOrder.Input(userId: try p.identifier("userId"), items: lines, discountCents: try p.optionalInt("discountCents"), deliveryAddress: try p.string("deliveryAddress"))
+                let input = PlaceOrder.Input(userId: try p.identifier(WireMember.userId.name), items: lines, discountCents: try p.optionalInt(WireMember.discountCents.name), deliveryAddress: try p.string(WireMember.deliveryAddress.name))
                 return .order(try await useCase.execute(input, claim: claim))
             }
         case .getOrder:
             let useCase = c.getOrder
             return UseCaseRoute(name: name) { p, _ in
-                .order(try await useCase.execute(orderId: try p.identifier("orderId")))
+                .order(try await useCase.execute(orderId: try p.identifier(WireMember.orderId.name)))
             }
         case .listOrders:
             let useCase = c.listOrders
             return UseCaseRoute(name: name) { p, _ in
-                .orderPage(try await useCase.execute(userId: try p.identifier("userId"), limit: try p.optionalInt("limit"), cursor: try p.optionalCursor()))
+                .orderPage(try await useCase.execute(userId: try p.identifier(WireMember.userId.name), limit: try p.optionalInt(WireMember.limit.name), cursor: try p.optionalCursor()))
             }
         case .loadFeed:
             let useCase = c.loadFeed
             return UseCaseRoute(name: name) { p, _ in
-                .feedPage(try await useCase.execute(limit: try p.optionalInt("limit"), cursor: try p.optionalCursor()))
+                .feedPage(try await useCase.execute(limit: try p.optionalInt(WireMember.limit.name), cursor: try p.optionalCursor()))
             }
         case .cancelOrder:
             let useCase = c.cancelOrder
             return UseCaseRoute(name: name) { p, claim in
-                .order(try await useCase.execute(orderId: try p.identifier("orderId"), userId: try p.identifier("userId"), claim: claim))
+                .order(try await useCase.execute(orderId: try p.identifier(WireMember.orderId.name), userId: try p.identifier(WireMember.userId.name), claim: claim))
             }
         }
     }

@@ -21,7 +21,7 @@ extension EventType {
         case .menuItemAdded, .menuItemRestocked:
             return UseCaseName.addMenuItem.resultSchema
         case .orderPlaced, .orderCancelled:
-            return .object([M("order", .order), M(WireEvent.DataKey.stock.name, .stockLeft)])
+            return .object([M(WireMember.order.name, .order), M(WireEvent.DataKey.stock.name, .stockLeft)])
         }
     }
 }

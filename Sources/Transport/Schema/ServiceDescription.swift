@@ -6,28 +6,30 @@ import WireJSON
 /// params and result, and every error code — all derived from ``UseCaseName``'s and
 /// ``EventType``'s schemas.
 public enum ServiceDescription {
+    private typealias D = AdminOperation.Description
+
     /// The JSON Schema dialect of every schema.
     static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
     /// `{"protocol": 1, "useCases": […], "events": […], "eventLog": {…}, "errorCodes": […]}`.
     public static var json: JSONValue {
         .object(JSONObject([
-            ("protocol", .int(WireEnvelope.version)),
-            ("useCases", .array(UseCaseName.allCases.map(useCase))),
-            ("events", .array(EventType.allCases.map { type in
-                .object(JSONObject([("type", .string(type.rawValue)), ("data", schema(type.dataSchema))]))
+            (D.protocolVersion, .int(WireEnvelope.version)),
+            (D.useCases, .array(UseCaseName.allCases.map(useCase))),
+            (D.events, .array(EventType.allCases.map { type in
+                .object(JSONObject([(D.type, .string(type.rawValue)), (D.data, schema(type.dataSchema))]))
             })),
-            ("eventLog", .object(JSONObject([("params", schema(.eventLogParams)), ("result", schema(.eventLogResult))]))),
-            ("errorCodes", .array(WireErrorCode.allCases.map { .string($0.rawValue) })),
+            (D.eventLog, .object(JSONObject([(D.params, schema(.eventLogParams)), (D.result, schema(.eventLogResult))]))),
+            (D.errorCodes, .array(WireErrorCode.allCases.map { .string($0.rawValue) })),
         ]))
     }
 
     /// One use case's entry: `{"name", "write", "params", "result", "errors"}`.
     public static func useCase(_ name: UseCaseName) -> JSONValue {
         .object(JSONObject([
-            ("name", .string(name.rawValue)), ("write", .bool(name.writes)),
-            ("params", schema(name.paramsSchema)), ("result", schema(name.resultSchema)),
-            ("errors", .array(name.errorCodes.map { .string($0.rawValue) })),
+            (D.name, .string(name.rawValue)), (D.write, .bool(name.writes)),
+            (D.params, schema(name.paramsSchema)), (D.result, schema(name.resultSchema)),
+            (D.errors, .array(name.errorCodes.map { .string($0.rawValue) })),
         ]))
     }
 

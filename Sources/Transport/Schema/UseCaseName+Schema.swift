@@ -6,47 +6,47 @@ extension UseCaseName {
     /// compile without its schemas.
     public var paramsSchema: WireSchema {
         typealias M = WireSchema.Member
-        let userId = M("userId", .id), restaurantId = M("restaurantId", .id)
-        let limit = M("limit", .limit, required: false), cursor = M("cursor", .cursor, required: false)
+        let userId = M(WireMember.userId.name, .id), restaurantId = M(WireMember.restaurantId.name, .id)
+        let limit = M(WireMember.limit.name, .limit, required: false), cursor = M(WireMember.cursor.name, .cursor, required: false)
         let name = Validate.maximumNameLength
         switch self {
         case .registerUser:
-            return .object([M("name", .trimmed(name)), M("email", .trimmed(EmailAddress.maximumLength))])
+            return .object([M(WireMember.name.name, .trimmed(name)), M(WireMember.email.name, .trimmed(EmailAddress.maximumLength))])
         case .getUserProfile, .deactivateUser, .getFavoriteRestaurants:
             return .object([userId])
         case .updateUserProfile:
-            return .object([userId, M("name", .trimmed(name), required: false), M("email", .trimmed(EmailAddress.maximumLength), required: false)])
+            return .object([userId, M(WireMember.name.name, .trimmed(name), required: false), M(WireMember.email.name, .trimmed(EmailAddress.maximumLength), required: false)])
         case .startSubscription:
-            return .object([userId, M("months", .integer(minimum: StartSubscription.months.lowerBound, maximum: StartSubscription.months.upperBound))])
+            return .object([userId, M(WireMember.months.name, .integer(minimum: StartSubscription.months.lowerBound, maximum: StartSubscription.months.upperBound))])
         case .createRestaurant:
             return .object([
-                M("name", .trimmed(name)), M("cuisine", .trimmed(name)),
-                M("priceLevel", .integer(minimum: Restaurant.priceLevels.lowerBound, maximum: Restaurant.priceLevels.upperBound)),
-                M("address", .trimmed(CreateRestaurant.maximumAddressLength)),
-                M("latitude", .number(minimum: Restaurant.latitudes.lowerBound, maximum: Restaurant.latitudes.upperBound)),
-                M("longitude", .number(minimum: Restaurant.longitudes.lowerBound, maximum: Restaurant.longitudes.upperBound)),
-                M("imageUrl", .optionalTrimmed(CreateRestaurant.maximumURLLength), required: false),
-                M("phoneNumber", .optionalTrimmed(CreateRestaurant.maximumPhoneLength), required: false),
-                M("website", .optionalTrimmed(CreateRestaurant.maximumURLLength), required: false),
-                M("openingHours", .array(.trimmed(name), maxItems: CreateRestaurant.maximumOpeningHoursLines), required: false),
+                M(WireMember.name.name, .trimmed(name)), M(WireMember.cuisine.name, .trimmed(name)),
+                M(WireMember.priceLevel.name, .integer(minimum: Restaurant.priceLevels.lowerBound, maximum: Restaurant.priceLevels.upperBound)),
+                M(WireMember.address.name, .trimmed(CreateRestaurant.maximumAddressLength)),
+                M(WireMember.latitude.name, .number(minimum: Restaurant.latitudes.lowerBound, maximum: Restaurant.latitudes.upperBound)),
+                M(WireMember.longitude.name, .number(minimum: Restaurant.longitudes.lowerBound, maximum: Restaurant.longitudes.upperBound)),
+                M(WireMember.imageUrl.name, .optionalTrimmed(CreateRestaurant.maximumURLLength), required: false),
+                M(WireMember.phoneNumber.name, .optionalTrimmed(CreateRestaurant.maximumPhoneLength), required: false),
+                M(WireMember.website.name, .optionalTrimmed(CreateRestaurant.maximumURLLength), required: false),
+                M(WireMember.openingHours.name, .array(.trimmed(name), maxItems: CreateRestaurant.maximumOpeningHoursLines), required: false),
             ])
         case .getRestaurant:
-            return .object([restaurantId, M("userId", .id, required: false)])
+            return .object([restaurantId, M(WireMember.userId.name, .id, required: false)])
         case .listRestaurants:
             return .object([
-                M("cuisine", .string(description: "matched ignoring case"), required: false),
-                M("minRating", .number(minimum: Restaurant.ratings.lowerBound, maximum: Restaurant.ratings.upperBound), required: false),
-                M("maxPriceLevel", .integer(minimum: Restaurant.priceLevels.lowerBound, maximum: Restaurant.priceLevels.upperBound), required: false),
+                M(WireMember.cuisine.name, .string(description: "matched ignoring case"), required: false),
+                M(WireMember.minRating.name, .number(minimum: Restaurant.ratings.lowerBound, maximum: Restaurant.ratings.upperBound), required: false),
+                M(WireMember.maxPriceLevel.name, .integer(minimum: Restaurant.priceLevels.lowerBound, maximum: Restaurant.priceLevels.upperBound), required: false),
                 limit, cursor,
             ])
         case .searchRestaurants:
-            return .object([M("query", .trimmed(SearchRestaurants.maximumQueryLength)), limit])
+            return .object([M(WireMember.query.name, .trimmed(SearchRestaurants.maximumQueryLength)), limit])
         case .saveFavoriteRestaurant, .removeFavoriteRestaurant:
             return .object([userId, restaurantId])
         case .addReview:
             return .object([
-                userId, restaurantId, M("rating", .integer(minimum: Review.ratings.lowerBound, maximum: Review.ratings.upperBound)),
-                M("text", .string(description: "at most \(Review.maximumTextLength) characters")),
+                userId, restaurantId, M(WireMember.rating.name, .integer(minimum: Review.ratings.lowerBound, maximum: Review.ratings.upperBound)),
+                M(WireMember.text.name, .string(description: "at most \(Review.maximumTextLength) characters")),
             ])
         case .getReviews:
             return .object([restaurantId, limit, cursor])
@@ -54,29 +54,29 @@ extension UseCaseName {
             return .object([restaurantId])
         case .addMenuItem:
             return .object([
-                restaurantId, M("name", .trimmed(name)),
-                M("priceCents", .integer(minimum: MenuItem.prices.lowerBound, maximum: MenuItem.prices.upperBound)),
-                M("currency", .currency), M("stock", .integer(minimum: MenuItem.stocks.lowerBound, maximum: MenuItem.stocks.upperBound)),
+                restaurantId, M(WireMember.name.name, .trimmed(name)),
+                M(WireMember.priceCents.name, .integer(minimum: MenuItem.prices.lowerBound, maximum: MenuItem.prices.upperBound)),
+                M(WireMember.currency.name, .currency), M(WireMember.stock.name, .integer(minimum: MenuItem.stocks.lowerBound, maximum: MenuItem.stocks.upperBound)),
             ])
         case .restockMenuItem:
-            return .object([M("itemId", .id), M("quantity", .integer(minimum: MenuItem.restockQuantities.lowerBound, maximum: MenuItem.restockQuantities.upperBound))])
+            return .object([M(WireMember.itemId.name, .id), M(WireMember.quantity.name, .integer(minimum: MenuItem.restockQuantities.lowerBound, maximum: MenuItem.restockQuantities.upperBound))])
         case .placeOrder:
             return .object([
                 userId,
-                M("items", .array(.object([
-                    M("itemId", .id), M("quantity", .integer(minimum: Order.quantities.lowerBound, maximum: Order.quantities.upperBound)),
+                M(WireMember.items.name, .array(.object([
+                    M(WireMember.itemId.name, .id), M(WireMember.quantity.name, .integer(minimum: Order.quantities.lowerBound, maximum: Order.quantities.upperBound)),
                 ]), minItems: 1, maxItems: Order.maximumLines)),
-                M("discountCents", .integer(minimum: 0, description: "at most the subtotal; default 0"), required: false),
-                M("deliveryAddress", .trimmed(Order.maximumAddressLength)),
+                M(WireMember.discountCents.name, .integer(minimum: 0, description: "at most the subtotal; default 0"), required: false),
+                M(WireMember.deliveryAddress.name, .trimmed(Order.maximumAddressLength)),
             ])
         case .getOrder:
-            return .object([M("orderId", .id)])
+            return .object([M(WireMember.orderId.name, .id)])
         case .listOrders:
             return .object([userId, limit, cursor])
         case .loadFeed:
             return .object([limit, cursor])
         case .cancelOrder:
-            return .object([M("orderId", .id), userId])
+            return .object([M(WireMember.orderId.name, .id), userId])
         }
     }
 
@@ -85,33 +85,33 @@ extension UseCaseName {
         typealias M = WireSchema.Member
         switch self {
         case .registerUser, .updateUserProfile, .deactivateUser, .startSubscription:
-            return .object([M("user", .user)])
+            return .object([M(WireMember.user.name, .user)])
         case .getUserProfile:
-            return .object([M("profile", .profile)])
+            return .object([M(WireMember.profile.name, .profile)])
         case .createRestaurant, .getRestaurant:
-            return .object([M("restaurant", .restaurant)])
+            return .object([M(WireMember.restaurant.name, .restaurant)])
         case .listRestaurants:
-            return .object([M("restaurants", .array(.restaurant)), M("nextCursor", .nextCursor)])
+            return .object([M(WireMember.restaurants.name, .array(.restaurant)), M(WireMember.nextCursor.name, .nextCursor)])
         case .searchRestaurants, .getFavoriteRestaurants:
-            return .object([M("restaurants", .array(.restaurant))])
+            return .object([M(WireMember.restaurants.name, .array(.restaurant))])
         case .saveFavoriteRestaurant, .removeFavoriteRestaurant:
-            return .object([M("favoriteCount", .integer(minimum: 0, maximum: Favorite.maximumPerUser))])
+            return .object([M(WireMember.favoriteCount.name, .integer(minimum: 0, maximum: Favorite.maximumPerUser))])
         case .addReview:
-            return .object([M("review", .review), M("restaurantRating", .number(minimum: Restaurant.ratings.lowerBound, maximum: Restaurant.ratings.upperBound))])
+            return .object([M(WireMember.review.name, .review), M(WireMember.restaurantRating.name, .number(minimum: Restaurant.ratings.lowerBound, maximum: Restaurant.ratings.upperBound))])
         case .getReviews:
-            return .object([M("reviews", .array(.review)), M("nextCursor", .nextCursor)])
+            return .object([M(WireMember.reviews.name, .array(.review)), M(WireMember.nextCursor.name, .nextCursor)])
         case .calculateRestaurantScore:
-            return .object([M("score", .number(minimum: 0))])
+            return .object([M(WireMember.score.name, .number(minimum: 0))])
         case .addMenuItem, .restockMenuItem:
-            return .object([M("item", .item)])
+            return .object([M(WireMember.item.name, .item)])
         case .getMenu:
-            return .object([M("items", .array(.item))])
+            return .object([M(WireMember.items.name, .array(.item))])
         case .placeOrder, .getOrder, .cancelOrder:
-            return .object([M("order", .order)])
+            return .object([M(WireMember.order.name, .order)])
         case .listOrders:
-            return .object([M("orders", .array(.order)), M("nextCursor", .nextCursor)])
+            return .object([M(WireMember.orders.name, .array(.order)), M(WireMember.nextCursor.name, .nextCursor)])
         case .loadFeed:
-            return .object([M("items", .array(.feedItem)), M("nextCursor", .nextCursor)])
+            return .object([M(WireMember.items.name, .array(.feedItem)), M(WireMember.nextCursor.name, .nextCursor)])
         }
     }
 

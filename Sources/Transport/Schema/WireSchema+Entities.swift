@@ -30,62 +30,62 @@ extension WireSchema {
 
     /// user {id, name, email, joinedAt, isActive, subscriptionActiveUntil}
     static let user = WireSchema.object([
-        Member("id", replyId), Member("name", .string()), Member("email", .string()), Member("joinedAt", time),
-        Member("isActive", .boolean), Member("subscriptionActiveUntil", .nullable(time)),
+        Member(WireMember.id.name, replyId), Member(WireMember.name.name, .string()), Member(WireMember.email.name, .string()), Member(WireMember.joinedAt.name, time),
+        Member(WireMember.isActive.name, .boolean), Member(WireMember.subscriptionActiveUntil.name, .nullable(time)),
     ])
 
     /// profile {id, name, email, membershipTier, canAccessPremiumContent}
     static let profile = WireSchema.object([
-        Member("id", replyId), Member("name", .string()), Member("email", .string()),
-        Member("membershipTier", .string(values: MembershipTier.allCases.map(\.rawValue))), Member("canAccessPremiumContent", .boolean),
+        Member(WireMember.id.name, replyId), Member(WireMember.name.name, .string()), Member(WireMember.email.name, .string()),
+        Member(WireMember.membershipTier.name, .string(values: MembershipTier.allCases.map(\.rawValue))), Member(WireMember.canAccessPremiumContent.name, .boolean),
     ])
 
     /// restaurant {id, name, cuisine, rating, reviewCount, priceLevel, address, latitude,
     /// longitude, imageUrl, phoneNumber, website, openingHours[, isFavorite]}
     static let restaurant = WireSchema.object([
-        Member("id", replyId), Member("name", .string()), Member("cuisine", .string()),
-        Member("rating", .number(minimum: Restaurant.ratings.lowerBound, maximum: Restaurant.ratings.upperBound)),
-        Member("reviewCount", .integer(minimum: 0)),
-        Member("priceLevel", .integer(minimum: Restaurant.priceLevels.lowerBound, maximum: Restaurant.priceLevels.upperBound)),
-        Member("address", .string()),
-        Member("latitude", .number(minimum: Restaurant.latitudes.lowerBound, maximum: Restaurant.latitudes.upperBound)),
-        Member("longitude", .number(minimum: Restaurant.longitudes.lowerBound, maximum: Restaurant.longitudes.upperBound)),
-        Member("imageUrl", .nullable(.string())), Member("phoneNumber", .nullable(.string())), Member("website", .nullable(.string())),
-        Member("openingHours", .array(.string())),
-        Member("isFavorite", .boolean, required: false),
+        Member(WireMember.id.name, replyId), Member(WireMember.name.name, .string()), Member(WireMember.cuisine.name, .string()),
+        Member(WireMember.rating.name, .number(minimum: Restaurant.ratings.lowerBound, maximum: Restaurant.ratings.upperBound)),
+        Member(WireMember.reviewCount.name, .integer(minimum: 0)),
+        Member(WireMember.priceLevel.name, .integer(minimum: Restaurant.priceLevels.lowerBound, maximum: Restaurant.priceLevels.upperBound)),
+        Member(WireMember.address.name, .string()),
+        Member(WireMember.latitude.name, .number(minimum: Restaurant.latitudes.lowerBound, maximum: Restaurant.latitudes.upperBound)),
+        Member(WireMember.longitude.name, .number(minimum: Restaurant.longitudes.lowerBound, maximum: Restaurant.longitudes.upperBound)),
+        Member(WireMember.imageUrl.name, .nullable(.string())), Member(WireMember.phoneNumber.name, .nullable(.string())), Member(WireMember.website.name, .nullable(.string())),
+        Member(WireMember.openingHours.name, .array(.string())),
+        Member(WireMember.isFavorite.name, .boolean, required: false),
     ])
 
     /// review {id, restaurantId, userId, rating, text, createdAt}
     static let review = WireSchema.object([
-        Member("id", replyId), Member("restaurantId", replyId), Member("userId", replyId),
-        Member("rating", .integer(minimum: Review.ratings.lowerBound, maximum: Review.ratings.upperBound)),
-        Member("text", .string()), Member("createdAt", time),
+        Member(WireMember.id.name, replyId), Member(WireMember.restaurantId.name, replyId), Member(WireMember.userId.name, replyId),
+        Member(WireMember.rating.name, .integer(minimum: Review.ratings.lowerBound, maximum: Review.ratings.upperBound)),
+        Member(WireMember.text.name, .string()), Member(WireMember.createdAt.name, time),
     ])
 
     /// item {id, restaurantId, name, priceCents, currency, stock}
     static let item = WireSchema.object([
-        Member("id", replyId), Member("restaurantId", replyId), Member("name", .string()),
-        Member("priceCents", .integer(minimum: MenuItem.prices.lowerBound, maximum: MenuItem.prices.upperBound)),
-        Member("currency", .string()), Member("stock", .integer(minimum: 0, maximum: MenuItem.stocks.upperBound)),
+        Member(WireMember.id.name, replyId), Member(WireMember.restaurantId.name, replyId), Member(WireMember.name.name, .string()),
+        Member(WireMember.priceCents.name, .integer(minimum: MenuItem.prices.lowerBound, maximum: MenuItem.prices.upperBound)),
+        Member(WireMember.currency.name, .string()), Member(WireMember.stock.name, .integer(minimum: 0, maximum: MenuItem.stocks.upperBound)),
     ])
 
     /// order {id, userId, items [{itemId, quantity, unitPriceCents}], subtotalCents,
     /// discountCents, taxCents, totalCents, currency, deliveryAddress, createdAt, status,
     /// cancelledAt}
     static let order = WireSchema.object([
-        Member("id", replyId), Member("userId", replyId),
-        Member("items", .array(.object([
-            Member("itemId", replyId), Member("quantity", .integer(minimum: Order.quantities.lowerBound, maximum: Order.quantities.upperBound)),
-            Member("unitPriceCents", .integer(minimum: MenuItem.prices.lowerBound)),
+        Member(WireMember.id.name, replyId), Member(WireMember.userId.name, replyId),
+        Member(WireMember.items.name, .array(.object([
+            Member(WireMember.itemId.name, replyId), Member(WireMember.quantity.name, .integer(minimum: Order.quantities.lowerBound, maximum: Order.quantities.upperBound)),
+            Member(WireMember.unitPriceCents.name, .integer(minimum: MenuItem.prices.lowerBound)),
         ]), minItems: 1, maxItems: Order.maximumLines)),
-        Member("subtotalCents", .integer(minimum: 0)), Member("discountCents", .integer(minimum: 0)),
-        Member("taxCents", .integer(minimum: 0)), Member("totalCents", .integer(minimum: 0)),
-        Member("currency", .string()), Member("deliveryAddress", .string()), Member("createdAt", time),
-        Member("status", .string(values: Order.Status.allCases.map(\.rawValue))), Member("cancelledAt", .nullable(time)),
+        Member(WireMember.subtotalCents.name, .integer(minimum: 0)), Member(WireMember.discountCents.name, .integer(minimum: 0)),
+        Member(WireMember.taxCents.name, .integer(minimum: 0)), Member(WireMember.totalCents.name, .integer(minimum: 0)),
+        Member(WireMember.currency.name, .string()), Member(WireMember.deliveryAddress.name, .string()), Member(WireMember.createdAt.name, time),
+        Member(WireMember.status.name, .string(values: Order.Status.allCases.map(\.rawValue))), Member(WireMember.cancelledAt.name, .nullable(time)),
     ])
 
     /// feed item {id, title, imageUrl}
-    static let feedItem = WireSchema.object([Member("id", replyId), Member("title", .string()), Member("imageUrl", .nullable(.string()))])
+    static let feedItem = WireSchema.object([Member(WireMember.id.name, replyId), Member(WireMember.title.name, .string()), Member(WireMember.imageUrl.name, .nullable(.string()))])
 
     /// `[{itemId, stock}]`: the stock an order's items have after it, in line order.
     static let stockLeft = WireSchema.array(.object([

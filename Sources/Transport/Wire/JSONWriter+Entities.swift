@@ -1,5 +1,6 @@
 import Domain
 import WireJSON
+import WireContract
 
 // Wire shapes of the domain entities (camelCase, ISO-8601 UTC times, money in minor units).
 extension JSONWriter {
@@ -18,23 +19,23 @@ extension JSONWriter {
     /// user {id, name, email, joinedAt, isActive, subscriptionActiveUntil}
     mutating func user(_ user: User) {
         beginObject()
-        key(literal: "id"); string(user.id.rawValue)
-        key(literal: "name"); string(user.name)
-        key(literal: "email"); string(user.email.value)
-        key(literal: "joinedAt"); timestamp(user.joinedAt)
-        key(literal: "isActive"); bool(user.isActive)
-        key(literal: "subscriptionActiveUntil"); optionalTimestamp(user.subscriptionActiveUntil)
+        key(literal: WireMember.id.literal); string(user.id.rawValue)
+        key(literal: WireMember.name.literal); string(user.name)
+        key(literal: WireMember.email.literal); string(user.email.value)
+        key(literal: WireMember.joinedAt.literal); timestamp(user.joinedAt)
+        key(literal: WireMember.isActive.literal); bool(user.isActive)
+        key(literal: WireMember.subscriptionActiveUntil.literal); optionalTimestamp(user.subscriptionActiveUntil)
         endObject()
     }
 
     /// profile {id, name, email, membershipTier, canAccessPremiumContent}
     mutating func profile(_ profile: UserProfile) {
         beginObject()
-        key(literal: "id"); string(profile.id.rawValue)
-        key(literal: "name"); string(profile.name)
-        key(literal: "email"); string(profile.email.value)
-        key(literal: "membershipTier"); string(profile.membershipTier.rawValue)
-        key(literal: "canAccessPremiumContent"); bool(profile.canAccessPremiumContent)
+        key(literal: WireMember.id.literal); string(profile.id.rawValue)
+        key(literal: WireMember.name.literal); string(profile.name)
+        key(literal: WireMember.email.literal); string(profile.email.value)
+        key(literal: WireMember.membershipTier.literal); string(profile.membershipTier.rawValue)
+        key(literal: WireMember.canAccessPremiumContent.literal); bool(profile.canAccessPremiumContent)
         endObject()
     }
 
@@ -42,24 +43,24 @@ extension JSONWriter {
     /// longitude, imageUrl, phoneNumber, website, openingHours[, isFavorite]}
     mutating func restaurant(_ restaurant: Restaurant, isFavorite: Bool? = nil) {
         beginObject()
-        key(literal: "id"); string(restaurant.id.rawValue)
-        key(literal: "name"); string(restaurant.name)
-        key(literal: "cuisine"); string(restaurant.cuisine)
-        key(literal: "rating"); double(restaurant.rating)
-        key(literal: "reviewCount"); int(restaurant.reviewCount)
-        key(literal: "priceLevel"); int(restaurant.priceLevel)
-        key(literal: "address"); string(restaurant.address)
-        key(literal: "latitude"); double(restaurant.latitude)
-        key(literal: "longitude"); double(restaurant.longitude)
-        key(literal: "imageUrl"); optionalString(restaurant.imageUrl)
-        key(literal: "phoneNumber"); optionalString(restaurant.phoneNumber)
-        key(literal: "website"); optionalString(restaurant.website)
-        key(literal: "openingHours")
+        key(literal: WireMember.id.literal); string(restaurant.id.rawValue)
+        key(literal: WireMember.name.literal); string(restaurant.name)
+        key(literal: WireMember.cuisine.literal); string(restaurant.cuisine)
+        key(literal: WireMember.rating.literal); double(restaurant.rating)
+        key(literal: WireMember.reviewCount.literal); int(restaurant.reviewCount)
+        key(literal: WireMember.priceLevel.literal); int(restaurant.priceLevel)
+        key(literal: WireMember.address.literal); string(restaurant.address)
+        key(literal: WireMember.latitude.literal); double(restaurant.latitude)
+        key(literal: WireMember.longitude.literal); double(restaurant.longitude)
+        key(literal: WireMember.imageUrl.literal); optionalString(restaurant.imageUrl)
+        key(literal: WireMember.phoneNumber.literal); optionalString(restaurant.phoneNumber)
+        key(literal: WireMember.website.literal); optionalString(restaurant.website)
+        key(literal: WireMember.openingHours.literal)
         beginArray()
         for line in restaurant.openingHours { string(line) }
         endArray()
         if let isFavorite {
-            key(literal: "isFavorite"); bool(isFavorite)
+            key(literal: WireMember.isFavorite.literal); bool(isFavorite)
         }
         endObject()
     }
@@ -67,24 +68,24 @@ extension JSONWriter {
     /// review {id, restaurantId, userId, rating, text, createdAt}
     mutating func review(_ review: Review) {
         beginObject()
-        key(literal: "id"); string(review.id.rawValue)
-        key(literal: "restaurantId"); string(review.restaurantId.rawValue)
-        key(literal: "userId"); string(review.userId.rawValue)
-        key(literal: "rating"); int(review.rating)
-        key(literal: "text"); string(review.text)
-        key(literal: "createdAt"); timestamp(review.createdAt)
+        key(literal: WireMember.id.literal); string(review.id.rawValue)
+        key(literal: WireMember.restaurantId.literal); string(review.restaurantId.rawValue)
+        key(literal: WireMember.userId.literal); string(review.userId.rawValue)
+        key(literal: WireMember.rating.literal); int(review.rating)
+        key(literal: WireMember.text.literal); string(review.text)
+        key(literal: WireMember.createdAt.literal); timestamp(review.createdAt)
         endObject()
     }
 
     /// item {id, restaurantId, name, priceCents, currency, stock}
     mutating func menuItem(_ item: MenuItem) {
         beginObject()
-        key(literal: "id"); string(item.id.rawValue)
-        key(literal: "restaurantId"); string(item.restaurantId.rawValue)
-        key(literal: "name"); string(item.name)
-        key(literal: "priceCents"); int(item.price.minorUnits)
-        key(literal: "currency"); string(item.price.currency.code)
-        key(literal: "stock"); int(item.stock)
+        key(literal: WireMember.id.literal); string(item.id.rawValue)
+        key(literal: WireMember.restaurantId.literal); string(item.restaurantId.rawValue)
+        key(literal: WireMember.name.literal); string(item.name)
+        key(literal: WireMember.priceCents.literal); int(item.price.minorUnits)
+        key(literal: WireMember.currency.literal); string(item.price.currency.code)
+        key(literal: WireMember.stock.literal); int(item.stock)
         endObject()
     }
 
@@ -93,36 +94,36 @@ extension JSONWriter {
     /// cancelledAt}
     mutating func order(_ order: Order) {
         beginObject()
-        key(literal: "id"); string(order.id.rawValue)
-        key(literal: "userId"); string(order.userId.rawValue)
-        key(literal: "items")
+        key(literal: WireMember.id.literal); string(order.id.rawValue)
+        key(literal: WireMember.userId.literal); string(order.userId.rawValue)
+        key(literal: WireMember.items.literal)
         beginArray()
         for line in order.lines {
             beginObject()
-            key(literal: "itemId"); string(line.itemId.rawValue)
-            key(literal: "quantity"); int(line.quantity)
-            key(literal: "unitPriceCents"); int(line.unitPriceCents)
+            key(literal: WireMember.itemId.literal); string(line.itemId.rawValue)
+            key(literal: WireMember.quantity.literal); int(line.quantity)
+            key(literal: WireMember.unitPriceCents.literal); int(line.unitPriceCents)
             endObject()
         }
         endArray()
-        key(literal: "subtotalCents"); int(order.subtotalCents)
-        key(literal: "discountCents"); int(order.discountCents)
-        key(literal: "taxCents"); int(order.taxCents)
-        key(literal: "totalCents"); int(order.totalCents)
-        key(literal: "currency"); string(order.currency.code)
-        key(literal: "deliveryAddress"); string(order.deliveryAddress)
-        key(literal: "createdAt"); timestamp(order.createdAt)
-        key(literal: "status"); string(order.status.rawValue)
-        key(literal: "cancelledAt"); optionalTimestamp(order.cancelledAt)
+        key(literal: WireMember.subtotalCents.literal); int(order.subtotalCents)
+        key(literal: WireMember.discountCents.literal); int(order.discountCents)
+        key(literal: WireMember.taxCents.literal); int(order.taxCents)
+        key(literal: WireMember.totalCents.literal); int(order.totalCents)
+        key(literal: WireMember.currency.literal); string(order.currency.code)
+        key(literal: WireMember.deliveryAddress.literal); string(order.deliveryAddress)
+        key(literal: WireMember.createdAt.literal); timestamp(order.createdAt)
+        key(literal: WireMember.status.literal); string(order.status.rawValue)
+        key(literal: WireMember.cancelledAt.literal); optionalTimestamp(order.cancelledAt)
         endObject()
     }
 
     /// feed item {id, title, imageUrl}
     mutating func feedItem(_ item: FeedItem) {
         beginObject()
-        key(literal: "id"); string(item.id.rawValue)
-        key(literal: "title"); string(item.title)
-        key(literal: "imageUrl"); optionalString(item.imageUrl)
+        key(literal: WireMember.id.literal); string(item.id.rawValue)
+        key(literal: WireMember.title.literal); string(item.title)
+        key(literal: WireMember.imageUrl.literal); optionalString(item.imageUrl)
         endObject()
     }
 
@@ -136,7 +137,7 @@ extension JSONWriter {
 
     /// `"nextCursor": "…"` or `null`.
     mutating func nextCursor(_ cursor: PageCursor?) {
-        key(literal: "nextCursor")
+        key(literal: WireMember.nextCursor.literal)
         optionalString(cursor?.token)
     }
 }

@@ -1,4 +1,5 @@
 import Domain
+import WireContract
 import WireJSON
 
 /// Typed access to a request's `params` object. Every failure is `invalid_input` with a message
@@ -122,7 +123,7 @@ extension Params {
     }
 
     /// An optional page cursor.
-    public func optionalCursor(_ key: String = "cursor") throws(WireError) -> PageCursor? {
+    public func optionalCursor(_ key: String = WireMember.cursor.name) throws(WireError) -> PageCursor? {
         try optionalString(key).map(PageCursor.init(token:))
     }
 }

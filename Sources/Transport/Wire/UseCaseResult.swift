@@ -1,5 +1,6 @@
 import Domain
 import WireJSON
+import WireContract
 
 /// The `result` object of every use case, keyed as the contract's table names it.
 public enum UseCaseResult: WireEncodable {
@@ -38,37 +39,37 @@ public enum UseCaseResult: WireEncodable {
         writer.beginObject()
         switch consume self {
         case .user(let user):
-            writer.key(literal: "user"); writer.user(user)
+            writer.key(literal: WireMember.user.literal); writer.user(user)
         case .profile(let profile):
-            writer.key(literal: "profile"); writer.profile(profile)
+            writer.key(literal: WireMember.profile.literal); writer.profile(profile)
         case .restaurant(let restaurant, let isFavorite):
-            writer.key(literal: "restaurant"); writer.restaurant(restaurant, isFavorite: isFavorite)
+            writer.key(literal: WireMember.restaurant.literal); writer.restaurant(restaurant, isFavorite: isFavorite)
         case .restaurantPage(let page):
-            writer.array("restaurants", page.items) { $0.restaurant($1) }
+            writer.array(WireMember.restaurants.literal, page.items) { $0.restaurant($1) }
             writer.nextCursor(page.nextCursor)
         case .restaurants(let restaurants):
-            writer.array("restaurants", restaurants) { $0.restaurant($1) }
+            writer.array(WireMember.restaurants.literal, restaurants) { $0.restaurant($1) }
         case .favoriteCount(let count):
-            writer.key(literal: "favoriteCount"); writer.int(count)
+            writer.key(literal: WireMember.favoriteCount.literal); writer.int(count)
         case .review(let review, let rating):
-            writer.key(literal: "review"); writer.review(review)
-            writer.key(literal: "restaurantRating"); writer.double(rating)
+            writer.key(literal: WireMember.review.literal); writer.review(review)
+            writer.key(literal: WireMember.restaurantRating.literal); writer.double(rating)
         case .reviewPage(let page):
-            writer.array("reviews", page.items) { $0.review($1) }
+            writer.array(WireMember.reviews.literal, page.items) { $0.review($1) }
             writer.nextCursor(page.nextCursor)
         case .score(let score):
-            writer.key(literal: "score"); writer.double(score)
+            writer.key(literal: WireMember.score.literal); writer.double(score)
         case .item(let item):
-            writer.key(literal: "item"); writer.menuItem(item)
+            writer.key(literal: WireMember.item.literal); writer.menuItem(item)
         case .items(let items):
-            writer.array("items", items) { $0.menuItem($1) }
+            writer.array(WireMember.items.literal, items) { $0.menuItem($1) }
         case .order(let order):
-            writer.key(literal: "order"); writer.order(order)
+            writer.key(literal: WireMember.order.literal); writer.order(order)
         case .orderPage(let page):
-            writer.array("orders", page.items) { $0.order($1) }
+            writer.array(WireMember.orders.literal, page.items) { $0.order($1) }
             writer.nextCursor(page.nextCursor)
         case .feedPage(let page):
-            writer.array("items", page.items) { $0.feedItem($1) }
+            writer.array(WireMember.items.literal, page.items) { $0.feedItem($1) }
             writer.nextCursor(page.nextCursor)
         }
         writer.endObject()

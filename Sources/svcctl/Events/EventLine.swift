@@ -1,5 +1,6 @@
 import RestaurantClient
 import WireJSON
+import WireContract
 
 /// One event as `svcctl events` prints it for people: `seq  time  type  key  summary`, the
 /// summary saying in a few words what changed (the data's members as the protocol names them).
@@ -16,30 +17,30 @@ enum EventLine {
         let data = JSONValue.object(event.data)
         switch event.eventType {
         case .userRegistered?, .userProfileUpdated?, .userDeactivated?, .subscriptionStarted?:
-            let user = data["user"]
-            let who = "\(text(user?["name"])) <\(text(user?["email"]))>"
+            let user = data[WireMember.user.name]
+            let who = "\(text(user?[WireMember.name.name])) <\(text(user?[WireMember.email.name]))>"
             switch event.eventType {
             case .userDeactivated?: return "\(who) deactivated"
-            case .subscriptionStarted?: return "\(who) subscribed until \(text(user?["subscriptionActiveUntil"]))"
+            case .subscriptionStarted?: return "\(who) subscribed until \(text(user?[WireMember.subscriptionActiveUntil.name]))"
             default: return who
             }
         case .restaurantCreated?:
-            let restaurant = data["restaurant"]
-            return "\"\(text(restaurant?["name"]))\" \(text(restaurant?["cuisine"])), price level \(text(restaurant?["priceLevel"]))"
+            let restaurant = data[WireMember.restaurant.name]
+            return "\"\(text(restaurant?[WireMember.name.name]))\" \(text(restaurant?[WireMember.cuisine.name])), price level \(text(restaurant?[WireMember.priceLevel.name]))"
         case .favoriteSaved?, .favoriteRemoved?:
             let verb = event.eventType == .favoriteSaved ? "saved" : "removed"
-            return "\(verb) \(text(data["restaurantId"])); \(text(data["favoriteCount"])) favourites"
+            return "\(verb) \(text(data[WireMember.restaurantId.name])); \(text(data[WireMember.favoriteCount.name])) favourites"
         case .reviewAdded?:
-            let review = data["review"]
-            return "\(text(review?["rating"]))/5 by \(text(review?["userId"])); rating now \(text(data["restaurantRating"]))"
+            let review = data[WireMember.review.name]
+            return "\(text(review?[WireMember.rating.name]))/5 by \(text(review?[WireMember.userId.name])); rating now \(text(data[WireMember.restaurantRating.name]))"
         case .menuItemAdded?, .menuItemRestocked?:
-            let item = data["item"]
-            return "\"\(text(item?["name"]))\" \(text(item?["currency"])) \(text(item?["priceCents"])) cents; stock \(text(item?["stock"]))"
+            let item = data[WireMember.item.name]
+            return "\"\(text(item?[WireMember.name.name]))\" \(text(item?[WireMember.currency.name])) \(text(item?[WireMember.priceCents.name])) cents; stock \(text(item?[WireMember.stock.name]))"
         case .orderPlaced?, .orderCancelled?:
-            let order = data["order"]
-            let lines = order?["items"]?.arrayValue?.count ?? 0
-            let stock = (data["stock"]?.arrayValue ?? []).map { "\(text($0["itemId"]))=\(text($0["stock"]))" }.joined(separator: " ")
-            return "by \(text(order?["userId"])), \(lines) line\(lines == 1 ? "" : "s"), total \(text(order?["currency"])) \(text(order?["totalCents"])) cents; stock \(stock)"
+            let order = data[WireMember.order.name]
+            let lines = order?[WireMember.items.name]?.arrayValue?.count ?? 0
+            let stock = (data[WireMember.stock.name]?.arrayValue ?? []).map { "\(text($0[WireMember.itemId.name]))=\(text($0[WireMember.stock.name]))" }.joined(separator: " ")
+            return "by \(text(order?[WireMember.userId.name])), \(lines) line\(lines == 1 ? "" : "s"), total \(text(order?[WireMember.currency.name])) \(text(order?[WireMember.totalCents.name])) cents; stock \(stock)"
         case nil:
             return data.description
         }

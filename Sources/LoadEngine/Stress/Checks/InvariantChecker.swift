@@ -10,7 +10,7 @@ struct InvariantChecker {
 
     /// All checks, in report order.
     func run() throws(LoadFailure) -> [InvariantResult] {
-        let ordersByUser = try caller.allPages(.listOrders, fixture.users.map { ["userId": .string($0)] }, listKey: "orders")
+        let ordersByUser = try caller.allPages(.listOrders, fixture.users.map { [WireMember.userId.name: .string($0)] }, listKey: WireMember.orders.name)
         var listedOrders: [JSONValue] = []
         var unreadable: [String] = []
         for (user, orders) in zip(fixture.users, ordersByUser) {
@@ -63,12 +63,12 @@ struct InvariantChecker {
         var result = InvariantResult(
             name: "favoritesCap",
             rule: "at most 100 favourites per user; every acknowledged save kept; exactly 100 once the cap refused one")
-        let lists = try read(.getFavoriteRestaurants, fixture.users.map { ["userId": .string($0)] }, for: &result) { "user \(fixture.users[$0])" }
+        let lists = try read(.getFavoriteRestaurants, fixture.users.map { [WireMember.userId.name: .string($0)] }, for: &result) { "user \(fixture.users[$0])" }
         for (index, list) in lists.enumerated() {
             result.checked += 1
             let user = fixture.users[index]
             guard let list else { continue }
-            let ids = (list["restaurants"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+            let ids = (list[WireMember.restaurants.name]?.arrayValue ?? []).compactMap { $0[WireMember.id.name]?.stringValue }
             let distinct = Set(ids)
             if ids.count > 100 { result.fail("user \(user) has \(ids.count) favourites") }
             if distinct.count != ids.count { result.fail("user \(user) lists \(ids.count - distinct.count) favourites twice") }
@@ -98,18 +98,18 @@ struct InvariantChecker {
             name: "stock", rule: "stock never below 0, initial + restocked + returned = sold + left for every item, every acknowledged cancel kept")
         for problem in unreadable { result.fail(problem) }
         var left: [String: Int] = [:]
-        let menus = try read(.getMenu, fixture.ownRestaurants.map { ["restaurantId": .string($0)] }, for: &result) { "restaurant \(fixture.ownRestaurants[$0])" }
+        let menus = try read(.getMenu, fixture.ownRestaurants.map { [WireMember.restaurantId.name: .string($0)] }, for: &result) { "restaurant \(fixture.ownRestaurants[$0])" }
         for menu in menus {
-            for item in menu?["items"]?.arrayValue ?? [] {
-                if let id = item["id"]?.stringValue, let stock = item["stock"]?.intValue { left[id] = stock }
+            for item in menu?[WireMember.items.name]?.arrayValue ?? [] {
+                if let id = item[WireMember.id.name]?.stringValue, let stock = item[WireMember.stock.name]?.intValue { left[id] = stock }
             }
         }
         // Sold: the lines of every order placed; returned: those of every order cancelled.
         var sold: [String: Int] = [:], returned: [String: Int] = [:]
         for order in listedOrders {
-            let cancelled = order["status"]?.stringValue == "cancelled"
-            for line in order["items"]?.arrayValue ?? [] {
-                guard let id = line["itemId"]?.stringValue, let quantity = line["quantity"]?.intValue else { continue }
+            let cancelled = order[WireMember.status.name]?.stringValue == "cancelled"
+            for line in order[WireMember.items.name]?.arrayValue ?? [] {
+                guard let id = line[WireMember.itemId.name]?.stringValue, let quantity = line[WireMember.quantity.name]?.intValue else { continue }
                 sold[id, default: 0] += quantity
                 if cancelled { returned[id, default: 0] += quantity }
             }
@@ -133,8 +133,8 @@ struct InvariantChecker {
                         + "but sold \(sold[item.id] ?? 0) + left \(remaining) = \(accounted)")
             }
         }
-        let listedIds = Set(listedOrders.compactMap { $0["id"]?.stringValue })
-        let listedCancelled = Set(listedOrders.filter { $0["status"]?.stringValue == "cancelled" }.compactMap { $0["id"]?.stringValue })
+        let listedIds = Set(listedOrders.compactMap { $0[WireMember.id.name]?.stringValue })
+        let listedCancelled = Set(listedOrders.filter { $0[WireMember.status.name]?.stringValue == "cancelled" }.compactMap { $0[WireMember.id.name]?.stringValue })
         let uncancelled = ledger.cancelledOrders.subtracting(listedCancelled).intersection(listedIds)
         if !uncancelled.isEmpty {
             result.fail("\(uncancelled.count) acknowledged cancellations are not cancelled in ListOrders, e.g. \(uncancelled.sorted().prefix(3).joined(separator: ", "))")
@@ -172,15 +172,15 @@ struct InvariantChecker {
             // Only an acknowledged holder makes the address certainly taken (an attempt without
             // an answer may never have reached the store).
             if !registrations.isEmpty {
-                probes.append(["name": "Late Contender", "email": .string(email.uppercased())])
+                probes.append([WireMember.name.name: "Late Contender", WireMember.email.name: .string(email.uppercased())])
                 probed.append(index)
             }
         }
-        let profiles = try read(.getUserProfile, holders.map { ["userId": .string($0.userId)] }, for: &result) { "user \(holders[$0].userId)" }
+        let profiles = try read(.getUserProfile, holders.map { [WireMember.userId.name: .string($0.userId)] }, for: &result) { "user \(holders[$0].userId)" }
         for (holder, profile) in zip(holders, profiles) {
             guard let profile else { continue }
             let expected = fixture.contestedEmails[holder.email]
-            let email = (profile["profile"] ?? profile)["email"]
+            let email = (profile[WireMember.profile.name] ?? profile)[WireMember.email.name]
             if email?.stringValue?.lowercased() != expected {
                 result.fail("user \(holder.userId) registered as \(expected) has email \(Wording.plain(email))")
             }
@@ -201,12 +201,12 @@ struct InvariantChecker {
         var result = InvariantResult(
             name: "rating", rule: "rating = mean of the restaurant's reviews and reviewCount = their number; no review lost")
         let touched = Set(ledger.reviews.keys).union(ledger.unknownReviews.keys).sorted()
-        let restaurants = try read(.getRestaurant, touched.map { ["restaurantId": .string($0)] }, for: &result) { "restaurant \(touched[$0])" }
-        let reviews = try caller.allPages(.getReviews, touched.map { ["restaurantId": .string($0)] }, listKey: "reviews")
+        let restaurants = try read(.getRestaurant, touched.map { [WireMember.restaurantId.name: .string($0)] }, for: &result) { "restaurant \(touched[$0])" }
+        let reviews = try caller.allPages(.getReviews, touched.map { [WireMember.restaurantId.name: .string($0)] }, listKey: WireMember.reviews.name)
         for (index, id) in touched.enumerated() {
             result.checked += 1
             guard let found = restaurants[index] else { continue }
-            let restaurant = found["restaurant"] ?? found
+            let restaurant = found[WireMember.restaurant.name] ?? found
             let list: [JSONValue]
             switch reviews[index] {
             case .success(let reviews): list = reviews
@@ -214,9 +214,9 @@ struct InvariantChecker {
                 result.fail("the reviews of restaurant \(id) cannot be read: \(error)")
                 continue
             }
-            let ratings = list.compactMap { $0["rating"]?.intValue }
-            let count = restaurant["reviewCount"]?.intValue ?? -1
-            let rating = restaurant["rating"]?.doubleValue ?? -1
+            let ratings = list.compactMap { $0[WireMember.rating.name]?.intValue }
+            let count = restaurant[WireMember.reviewCount.name]?.intValue ?? -1
+            let rating = restaurant[WireMember.rating.name]?.doubleValue ?? -1
             if count != ratings.count {
                 result.fail("restaurant \(id): reviewCount \(count) but GetReviews lists \(ratings.count)")
             }
@@ -244,11 +244,11 @@ struct InvariantChecker {
         for order in listedOrders {
             result.checked += 1
             for problem in OrderArithmetic.problems(in: order, prices: prices, taxPartsPerMillion: fixture.taxPartsPerMillion, currency: StressFixture.currency) {
-                result.fail("order \(Wording.plain(order["id"])): \(problem)")
+                result.fail("order \(Wording.plain(order[WireMember.id.name])): \(problem)")
             }
         }
         // What each client was told must be what is stored.
-        let stored = Dictionary(listedOrders.compactMap { order in order["id"]?.stringValue.map { ($0, order) } }) { first, _ in first }
+        let stored = Dictionary(listedOrders.compactMap { order in order[WireMember.id.name]?.stringValue.map { ($0, order) } }) { first, _ in first }
         for (id, acknowledged) in ledger.orders {
             guard let listed = stored[id] else { continue }  // reported by the stock check
             result.checked += 1
@@ -257,11 +257,11 @@ struct InvariantChecker {
             }
         }
         let sample = Array(ledger.orders.keys.sorted().prefix(200))
-        let readBack = try read(.getOrder, sample.map { ["orderId": .string($0)] }, for: &result) { "order \(sample[$0])" }
+        let readBack = try read(.getOrder, sample.map { [WireMember.orderId.name: .string($0)] }, for: &result) { "order \(sample[$0])" }
         for (id, reply) in zip(sample, readBack) {
             result.checked += 1
             guard let reply else { continue }
-            if let acknowledged = ledger.orders[id], !OrderArithmetic.sameOrder(acknowledged, reply["order"] ?? .null) {
+            if let acknowledged = ledger.orders[id], !OrderArithmetic.sameOrder(acknowledged, reply[WireMember.order.name] ?? .null) {
                 result.fail("order \(id): PlaceOrder answered \(acknowledged) but GetOrder has \(reply)")
             }
         }

@@ -23,26 +23,26 @@ extension StressFixture {
         var existing: [JSONValue] = []
         var cursor: String?
         repeat {
-            var params: JSONObject = ["limit": 500]
-            if let cursor { params.append(key: "cursor", value: .string(cursor)) }
+            var params: JSONObject = [WireMember.limit.name: 500]
+            if let cursor { params.append(key: WireMember.cursor.name, value: .string(cursor)) }
             let page = try caller.results(.listRestaurants, [params])[0]
-            existing += page["restaurants"]?.arrayValue ?? []
-            cursor = page["nextCursor"]?.stringValue
+            existing += page[WireMember.restaurants.name]?.arrayValue ?? []
+            cursor = page[WireMember.nextCursor.name]?.stringValue
         } while cursor != nil && existing.count < restaurantSampleLimit
 
-        var restaurantIds = existing.compactMap { $0["id"]?.stringValue }
+        var restaurantIds = existing.compactMap { $0[WireMember.id.name]?.stringValue }
         var reviewCountsBefore: [String: Int] = [:]
         for restaurant in existing {
-            if let id = restaurant["id"]?.stringValue { reviewCountsBefore[id] = restaurant["reviewCount"]?.intValue ?? 0 }
+            if let id = restaurant[WireMember.id.name]?.stringValue { reviewCountsBefore[id] = restaurant[WireMember.reviewCount.name]?.intValue ?? 0 }
         }
         var cuisines: [String] = []
         var searchTerms: [String] = []
         for restaurant in existing {
-            if let cuisine = restaurant["cuisine"]?.stringValue, !cuisines.contains(cuisine), cuisines.count < 20 {
+            if let cuisine = restaurant[WireMember.cuisine.name]?.stringValue, !cuisines.contains(cuisine), cuisines.count < 20 {
                 cuisines.append(cuisine)
                 searchTerms.append(String(cuisine.prefix(4)).lowercased())
             }
-            if let name = restaurant["name"]?.stringValue, let word = name.split(separator: " ").first, searchTerms.count < 40,
+            if let name = restaurant[WireMember.name.name]?.stringValue, let word = name.split(separator: " ").first, searchTerms.count < 40,
                 !searchTerms.contains(String(word))
             {
                 searchTerms.append(String(word))
@@ -51,9 +51,9 @@ extension StressFixture {
 
         func restaurantParams(_ name: String, _ number: Int) -> JSONObject {
             [
-                "name": .string(name), "cuisine": "Stress", "priceLevel": .int(1 + number % 4),
-                "address": .string("\(number + 1) Stress Way, Springfield"),
-                "latitude": .double(40 + Double(number % 100) / 1000), "longitude": .double(-74 - Double(number % 100) / 1000),
+                WireMember.name.name: .string(name), WireMember.cuisine.name: "Stress", WireMember.priceLevel.name: .int(1 + number % 4),
+                WireMember.address.name: .string("\(number + 1) Stress Way, Springfield"),
+                WireMember.latitude.name: .double(40 + Double(number % 100) / 1000), WireMember.longitude.name: .double(-74 - Double(number % 100) / 1000),
             ]
         }
         let ownParams = (0..<ownRestaurantCount).map { restaurantParams("Stress Kitchen \(tag) \($0 + 1)", $0) }
@@ -82,14 +82,14 @@ extension StressFixture {
                 let price = 1000 + 137 * dish + 250 * restaurantIndex
                 itemShapes.append((restaurantIndex, price))
                 itemParams.append([
-                    "restaurantId": .string(restaurant), "name": .string("Stress dish \(dish + 1)"), "priceCents": .int(price),
-                    "currency": .string(currency), "stock": .int(initialStock),
+                    WireMember.restaurantId.name: .string(restaurant), WireMember.name.name: .string("Stress dish \(dish + 1)"), WireMember.priceCents.name: .int(price),
+                    WireMember.currency.name: .string(currency), WireMember.stock.name: .int(initialStock),
                 ])
             }
         }
         var items: [StressItem] = []
         for (shape, result) in zip(itemShapes, try caller.results(.addMenuItem, itemParams, write: true)) {
-            guard let id = result["item"]?["id"]?.stringValue else {
+            guard let id = result[WireMember.item.name]?[WireMember.id.name]?.stringValue else {
                 throw LoadFailure(.serviceError, "AddMenuItem answered no item id: \(result)")
             }
             items.append(StressItem(id: id, restaurantIndex: shape.restaurant, priceCents: shape.price, initialStock: initialStock))
@@ -97,11 +97,11 @@ extension StressFixture {
         let itemsByRestaurant = ownRestaurants.indices.map { restaurant in items.indices.filter { items[$0].restaurantIndex == restaurant } }
 
         let userParams: [JSONObject] = (0..<userCount).map { number in
-            ["name": .string("Stress \(tag) \(number + 1)"), "email": .string("stress-\(tag)-\(number + 1)@example.test")]
+            [WireMember.name.name: .string("Stress \(tag) \(number + 1)"), WireMember.email.name: .string("stress-\(tag)-\(number + 1)@example.test")]
         }
         var users: [String] = []
         for result in try caller.results(.registerUser, userParams, write: true) {
-            guard let id = result["user"]?["id"]?.stringValue else {
+            guard let id = result[WireMember.user.name]?[WireMember.id.name]?.stringValue else {
                 throw LoadFailure(.serviceError, "RegisterUser answered no user id: \(result)")
             }
             users.append(id)
@@ -117,7 +117,7 @@ extension StressFixture {
     }
 
     private static func restaurantId(of result: JSONValue) throws(LoadFailure) -> String {
-        guard let id = result["restaurant"]?["id"]?.stringValue else {
+        guard let id = result[WireMember.restaurant.name]?[WireMember.id.name]?.stringValue else {
             throw LoadFailure(.serviceError, "CreateRestaurant answered no restaurant id: \(result)")
         }
         return id

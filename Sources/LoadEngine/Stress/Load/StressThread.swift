@@ -130,7 +130,7 @@ struct StressThread {
             count(entry.instance) { $0.ok += 1 }
             outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].ok += 1
             entry.request.recordSuccess(result, in: &outcome.ledger)
-            if case .order = entry.request.effect, let id = result["order"]?["id"]?.stringValue, let userId = entry.request.params["userId"]?.stringValue {
+            if case .order = entry.request.effect, let id = result[WireMember.order.name]?[WireMember.id.name]?.stringValue, let userId = entry.request.params[WireMember.userId.name]?.stringValue {
                 clients[entry.client].workload.notePlaced(orderId: id, userId: userId)
             }
         }

@@ -19,12 +19,12 @@ struct SharedStoreProbe {
     /// Runs the probe; instances that do not answer are marked down and skipped.
     static func run(caller: BatchCaller, cluster: LoadCluster, tag: String, timeoutMilliseconds: Int, keyPrefix: String) throws(LoadFailure) -> SharedStoreProbe {
         let email = "stress-\(tag)-probe@example.test"
-        let params: JSONObject = ["name": .string("Stress \(tag) probe"), "email": .string(email)]
+        let params: JSONObject = [WireMember.name.name: .string("Stress \(tag) probe"), WireMember.email.name: .string(email)]
         let key = caller.freshKeys(1)[0]
         // A read first: it may move on from a silent instance, which the probe's write may not.
-        _ = try caller.callAll(.listRestaurants, [["limit": 1]])
+        _ = try caller.callAll(.listRestaurants, [[WireMember.limit.name: 1]])
         let first = try caller.callAll(.registerUser, [params], keys: [key])[0]
-        guard first.replySucceeded, let userId = first.replyResult?["user"]?["id"]?.stringValue else {
+        guard first.replySucceeded, let userId = first.replyResult?[WireMember.user.name]?[WireMember.id.name]?.stringValue else {
             throw LoadFailure(.serviceError, "RegisterUser of the probe user \(email) failed: \(Wording.error(first))")
         }
         let origin = caller.current
@@ -36,7 +36,7 @@ struct SharedStoreProbe {
             let instanceCaller = index == origin
                 ? caller : try BatchCaller(cluster: cluster, instance: index, timeoutMilliseconds: timeoutMilliseconds, keyPrefix: keyPrefix)
             if index != origin {
-                guard let profile = try instanceCaller.callEach(.getUserProfile, [["userId": .string(userId)]])[0] else {
+                guard let profile = try instanceCaller.callEach(.getUserProfile, [[WireMember.userId.name: .string(userId)]])[0] else {
                     cluster.markDown(index, reason: "no answer to the shared-store probe")
                     continue
                 }
@@ -49,7 +49,7 @@ struct SharedStoreProbe {
                     strangers.append("\(name) does not know user \(userId), just registered through \(cluster.instances[origin].name) (GetUserProfile answered \(Wording.error(profile)))")
                     continue
                 }
-                let seen = (profile.replyResult?["profile"] ?? profile.replyResult)?["email"]?.stringValue?.lowercased()
+                let seen = (profile.replyResult?[WireMember.profile.name] ?? profile.replyResult)?[WireMember.email.name]?.stringValue?.lowercased()
                 if seen != email {
                     strangers.append("\(name) has user \(userId) with email \(seen ?? "-"), not \(email)")
                     continue
@@ -61,7 +61,7 @@ struct SharedStoreProbe {
                 findings[index] = "no answer to the repeated keyed RegisterUser"
                 continue
             }
-            if again.replySucceeded, again.replyResult?["user"]?["id"]?.stringValue == userId {
+            if again.replySucceeded, again.replyResult?[WireMember.user.name]?[WireMember.id.name]?.stringValue == userId {
                 findings[index] = "binds idempotency keys"
             } else {
                 honouredEverywhere = false

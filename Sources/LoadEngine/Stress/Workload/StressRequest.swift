@@ -73,19 +73,19 @@ struct StressRequest: Sendable {
             case .none:
                 break
             case .menu:
-                for item in result["items"]?.arrayValue ?? [] {
-                    if let stock = item["stock"]?.intValue, stock < 0 {
-                        ledger.observe(StressViolation(invariant: "stock", detail: "GetMenu answered stock \(stock) for item \(Wording.plain(item["id"]))"))
+                for item in result[WireMember.items.name]?.arrayValue ?? [] {
+                    if let stock = item[WireMember.stock.name]?.intValue, stock < 0 {
+                        ledger.observe(StressViolation(invariant: "stock", detail: "GetMenu answered stock \(stock) for item \(Wording.plain(item[WireMember.id.name]))"))
                     }
                 }
             case .favorites:
-                let count = result["restaurants"]?.arrayValue?.count ?? 0
+                let count = result[WireMember.restaurants.name]?.arrayValue?.count ?? 0
                 if count > 100 {
-                    ledger.observe(StressViolation(invariant: "favoritesCap", detail: "GetFavoriteRestaurants listed \(count) favourites for \(Wording.plain(params["userId"]))"))
+                    ledger.observe(StressViolation(invariant: "favoritesCap", detail: "GetFavoriteRestaurants listed \(count) favourites for \(Wording.plain(params[WireMember.userId.name]))"))
                 }
             case .restaurant:
-                if let rating = (result["restaurant"] ?? result)["rating"]?.doubleValue, !(0...5).contains(rating) {
-                    ledger.observe(StressViolation(invariant: "rating", detail: "GetRestaurant answered rating \(rating) for \(Wording.plain(params["restaurantId"]))"))
+                if let rating = (result[WireMember.restaurant.name] ?? result)[WireMember.rating.name]?.doubleValue, !(0...5).contains(rating) {
+                    ledger.observe(StressViolation(invariant: "rating", detail: "GetRestaurant answered rating \(rating) for \(Wording.plain(params[WireMember.restaurantId.name]))"))
                 }
             }
         case .saveFavorite(let user, let restaurant):
@@ -95,38 +95,38 @@ struct StressRequest: Sendable {
             noteFavoriteCount(result, in: &ledger)
         case .review(let restaurant):
             ledger.reviews[restaurant, default: 0] += 1
-            if let rating = result["restaurantRating"]?.doubleValue, !(1...5).contains(rating) {
+            if let rating = result[WireMember.restaurantRating.name]?.doubleValue, !(1...5).contains(rating) {
                 ledger.observe(StressViolation(invariant: "rating", detail: "AddReview answered restaurantRating \(rating) for \(restaurant)"))
             }
         case .order:
-            if let order = result["order"], let id = order["id"]?.stringValue {
+            if let order = result[WireMember.order.name], let id = order[WireMember.id.name]?.stringValue {
                 ledger.orders[id] = order
             } else {
                 ledger.observe(StressViolation(invariant: "orderTotals", detail: "PlaceOrder answered ok without an order id"))
             }
         case .cancel(let orderId):
             ledger.cancelledOrders.insert(orderId)
-            let order = result["order"]
-            if order?["id"]?.stringValue != orderId || order?["status"]?.stringValue != "cancelled" {
+            let order = result[WireMember.order.name]
+            if order?[WireMember.id.name]?.stringValue != orderId || order?[WireMember.status.name]?.stringValue != "cancelled" {
                 ledger.observe(StressViolation(invariant: "stock", detail: "CancelOrder of \(orderId) answered ok with \(Wording.plain(order))"))
             }
         case .restock(let item, let quantity):
             ledger.restocked[item, default: 0] += quantity
-            let stock = result["item"]?["stock"]?.intValue ?? result["stock"]?.intValue
+            let stock = result[WireMember.item.name]?[WireMember.stock.name]?.intValue ?? result[WireMember.stock.name]?.intValue
             if let stock, stock < quantity {
                 ledger.observe(StressViolation(invariant: "stock", detail: "RestockMenuItem by \(quantity) answered stock \(stock)"))
             }
         case .register(let email, let address):
-            let userId = result["user"]?["id"]?.stringValue ?? result["id"]?.stringValue ?? "?"
+            let userId = result[WireMember.user.name]?[WireMember.id.name]?.stringValue ?? result[WireMember.id.name]?.stringValue ?? "?"
             ledger.registrations[email, default: []].append(StressRegistration(userId: userId, email: address))
         }
     }
 
     private func noteFavoriteCount(_ result: JSONValue, in ledger: inout StressLedger) {
-        guard let count = result["favoriteCount"]?.intValue else { return }
+        guard let count = result[WireMember.favoriteCount.name]?.intValue else { return }
         ledger.largestFavoriteCount = max(ledger.largestFavoriteCount, count)
         if count > 100 {
-            ledger.observe(StressViolation(invariant: "favoritesCap", detail: "\(useCase) answered favoriteCount \(count) for \(Wording.plain(params["userId"]))"))
+            ledger.observe(StressViolation(invariant: "favoritesCap", detail: "\(useCase) answered favoriteCount \(count) for \(Wording.plain(params[WireMember.userId.name]))"))
         }
     }
 

@@ -65,35 +65,35 @@ struct StressWorkload {
     private mutating func read() -> StressRequest {
         switch random.index(10) {
         case 0:
-            var params: JSONObject = ["restaurantId": .string(anyRestaurant())]
-            if random.chance(50) { params.append(key: "userId", value: .string(anyUser().id)) }
+            var params: JSONObject = [WireMember.restaurantId.name: .string(anyRestaurant())]
+            if random.chance(50) { params.append(key: WireMember.userId.name, value: .string(anyUser().id)) }
             return StressRequest(useCase: .getRestaurant, params: params, effect: .read(.restaurant))
         case 1:
-            var params: JSONObject = ["limit": .int(1 + random.index(50))]
+            var params: JSONObject = [WireMember.limit.name: .int(1 + random.index(50))]
             if !fixture.cuisines.isEmpty, random.chance(50) {
-                params.append(key: "cuisine", value: .string(fixture.cuisines[random.index(fixture.cuisines.count)]))
+                params.append(key: WireMember.cuisine.name, value: .string(fixture.cuisines[random.index(fixture.cuisines.count)]))
             }
-            if random.chance(30) { params.append(key: "minRating", value: .double(Double(random.index(9)) / 2)) }
-            if random.chance(30) { params.append(key: "maxPriceLevel", value: .int(1 + random.index(4))) }
+            if random.chance(30) { params.append(key: WireMember.minRating.name, value: .double(Double(random.index(9)) / 2)) }
+            if random.chance(30) { params.append(key: WireMember.maxPriceLevel.name, value: .int(1 + random.index(4))) }
             return StressRequest(useCase: .listRestaurants, params: params, effect: .read(.none))
         case 2:
             let query = fixture.searchTerms[random.index(fixture.searchTerms.count)]
-            return StressRequest(useCase: .searchRestaurants, params: ["query": .string(query), "limit": 20], effect: .read(.none))
+            return StressRequest(useCase: .searchRestaurants, params: [WireMember.query.name: .string(query), WireMember.limit.name: 20], effect: .read(.none))
         case 3:
-            return StressRequest(useCase: .getReviews, params: ["restaurantId": .string(anyRestaurant()), "limit": 20], effect: .read(.none))
+            return StressRequest(useCase: .getReviews, params: [WireMember.restaurantId.name: .string(anyRestaurant()), WireMember.limit.name: 20], effect: .read(.none))
         case 4:
             let restaurant = random.chance(60) ? fixture.ownRestaurants[random.index(fixture.ownRestaurants.count)] : anyRestaurant()
-            return StressRequest(useCase: .getMenu, params: ["restaurantId": .string(restaurant)], effect: .read(.menu))
+            return StressRequest(useCase: .getMenu, params: [WireMember.restaurantId.name: .string(restaurant)], effect: .read(.menu))
         case 5:
-            return StressRequest(useCase: .loadFeed, params: ["limit": .int(1 + random.index(30))], effect: .read(.none))
+            return StressRequest(useCase: .loadFeed, params: [WireMember.limit.name: .int(1 + random.index(30))], effect: .read(.none))
         case 6:
-            return StressRequest(useCase: .calculateRestaurantScore, params: ["restaurantId": .string(anyRestaurant())], effect: .read(.none))
+            return StressRequest(useCase: .calculateRestaurantScore, params: [WireMember.restaurantId.name: .string(anyRestaurant())], effect: .read(.none))
         case 7:
-            return StressRequest(useCase: .getUserProfile, params: ["userId": .string(anyUser().id)], effect: .read(.none))
+            return StressRequest(useCase: .getUserProfile, params: [WireMember.userId.name: .string(anyUser().id)], effect: .read(.none))
         case 8:
-            return StressRequest(useCase: .getFavoriteRestaurants, params: ["userId": .string(anyUser().id)], effect: .read(.favorites))
+            return StressRequest(useCase: .getFavoriteRestaurants, params: [WireMember.userId.name: .string(anyUser().id)], effect: .read(.favorites))
         default:
-            return StressRequest(useCase: .listOrders, params: ["userId": .string(anyUser().id), "limit": 20], effect: .read(.none))
+            return StressRequest(useCase: .listOrders, params: [WireMember.userId.name: .string(anyUser().id), WireMember.limit.name: 20], effect: .read(.none))
         }
     }
 
@@ -101,7 +101,7 @@ struct StressWorkload {
         // One user in five saves is the hot user 0, so its cap is raced from every client.
         let user = random.chance(20) ? (index: 0, id: fixture.users[0]) : anyUser()
         let restaurant = anyRestaurant()
-        let params: JSONObject = ["userId": .string(user.id), "restaurantId": .string(restaurant)]
+        let params: JSONObject = [WireMember.userId.name: .string(user.id), WireMember.restaurantId.name: .string(restaurant)]
         if !StressFixture.isSaveOnly(userIndex: user.index), random.chance(35) {
             return StressRequest(useCase: .removeFavoriteRestaurant, params: params, effect: .removeFavorite(user: user.index))
         }
@@ -117,8 +117,8 @@ struct StressWorkload {
         }
         serial += 1
         let params: JSONObject = [
-            "userId": .string(anyUser().id), "restaurantId": .string(restaurant), "rating": .int(1 + random.index(5)),
-            "text": .string("stress \(fixture.tag) c\(clientIndex) #\(serial)"),
+            WireMember.userId.name: .string(anyUser().id), WireMember.restaurantId.name: .string(restaurant), WireMember.rating.name: .int(1 + random.index(5)),
+            WireMember.text.name: .string("stress \(fixture.tag) c\(clientIndex) #\(serial)"),
         ]
         return StressRequest(useCase: .addReview, params: params, effect: .review(restaurant: restaurant))
     }
@@ -143,16 +143,16 @@ struct StressWorkload {
         for item in chosen {
             let quantity = 1 + random.index(3)
             subtotal += quantity * fixture.items[item].priceCents
-            lines.append(["itemId": .string(fixture.items[item].id), "quantity": .int(quantity)])
+            lines.append([WireMember.itemId.name: .string(fixture.items[item].id), WireMember.quantity.name: .int(quantity)])
         }
         let user = anyUser()
         var params: JSONObject = [
-            "userId": .string(user.id), "items": .array(lines),
-            "deliveryAddress": .string("\(1 + random.index(999)) Stress Way, Springfield"),
+            WireMember.userId.name: .string(user.id), WireMember.items.name: .array(lines),
+            WireMember.deliveryAddress.name: .string("\(1 + random.index(999)) Stress Way, Springfield"),
         ]
         // Discounts keep subtotal − discount ≥ 1000, so the minimum-order rule never refuses.
         if random.chance(25), subtotal > 1000 {
-            params.append(key: "discountCents", value: .int(random.index(min(subtotal - 1000, 500) + 1)))
+            params.append(key: WireMember.discountCents.name, value: .int(random.index(min(subtotal - 1000, 500) + 1)))
         }
         return StressRequest(useCase: .placeOrder, params: params, effect: .order)
     }
@@ -172,14 +172,14 @@ struct StressWorkload {
         let chosen = placedOrders[index]
         if !random.chance(20) { placedOrders.remove(at: index) }
         return StressRequest(
-            useCase: .cancelOrder, params: ["orderId": .string(chosen.id), "userId": .string(chosen.userId)], effect: .cancel(orderId: chosen.id))
+            useCase: .cancelOrder, params: [WireMember.orderId.name: .string(chosen.id), WireMember.userId.name: .string(chosen.userId)], effect: .cancel(orderId: chosen.id))
     }
 
     private mutating func restock() -> StressRequest {
         let item = random.chance(30) ? 0 : random.index(fixture.items.count)
         let quantity = 1 + random.index(10)
         return StressRequest(
-            useCase: .restockMenuItem, params: ["itemId": .string(fixture.items[item].id), "quantity": .int(quantity)],
+            useCase: .restockMenuItem, params: [WireMember.itemId.name: .string(fixture.items[item].id), WireMember.quantity.name: .int(quantity)],
             effect: .restock(item: item, quantity: quantity))
     }
 
@@ -191,7 +191,7 @@ struct StressWorkload {
             address += random.chance(50) ? character.uppercased() : String(character)
         }
         return StressRequest(
-            useCase: .registerUser, params: ["name": .string("Contender \(clientIndex)"), "email": .string(address)],
+            useCase: .registerUser, params: [WireMember.name.name: .string("Contender \(clientIndex)"), WireMember.email.name: .string(address)],
             effect: .register(email: email, address: address))
     }
 }
