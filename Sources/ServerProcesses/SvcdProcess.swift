@@ -73,10 +73,15 @@ public final class SvcdProcess: Sendable {
         await process.stop(patience: patience).killed
     }
 
-    /// The svcd executable next to the running one (the tools and svcd are built together), or
-    /// `given`; `nil` when there is no executable file there.
+    /// Where svcd is when it was built with the running executable: in the same directory.
+    public static var pathNextToThisOne: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("svcd").path
+    }
+
+    /// `given`, or the svcd next to the running executable (``pathNextToThisOne``); `nil` when
+    /// there is no executable file there.
     public static func executable(nextToThisOne given: String? = nil) -> String? {
-        let path = given ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("svcd").path
+        let path = given ?? pathNextToThisOne
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 }

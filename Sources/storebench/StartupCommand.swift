@@ -62,7 +62,7 @@ struct StartupCommand: AsyncParsableCommand {
         let size = (try? FileManager.default.attributesOfItem(atPath: storePath)[.size] as? Int) ?? 0
         print("store \(storePath): \(format(Double(size) / 1_048_576)) MiB")
 
-        let executable = svcd ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("svcd").path
+        let executable = try SvcdInstance.executable(svcd)
         for start in stride(from: 1, through: starts, by: 1) {
             try await measureStart(start, executable: executable, directory: directory)
         }

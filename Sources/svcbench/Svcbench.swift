@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import ArgumentParser
 import Foundation
+import ServerProcesses
 import Logging
 import ServiceApp
 import Synchronization
@@ -113,9 +114,7 @@ struct Svcbench: ParsableCommand {
 
     /// `--svcd`, else the svcd next to this executable.
     var svcdExecutable: String {
-        if let svcd { return svcd }
-        let own = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        return own.deletingLastPathComponent().appendingPathComponent("svcd").path
+        svcd ?? SvcdProcess.pathNextToThisOne
     }
 
     /// Synchronous, so that `--wire-iterations` never starts Swift concurrency (valgrind cannot

@@ -98,8 +98,9 @@ actor InMemoryInventory {
             var after: [ItemStock] = []
             for line in decided.lines {
                 guard let item = items[line.itemId] else { throw StoreError.inconsistentWrite("item \(line.itemId) of order \(id) is missing") }
-                items[line.itemId] = item.with(stock: item.stock + line.quantity)
-                after.append(ItemStock(itemId: line.itemId, stock: item.stock + line.quantity))
+                let returned = item.with(stock: item.stock + line.quantity)
+                items[line.itemId] = returned
+                after.append(ItemStock(itemId: line.itemId, stock: returned.stock))
             }
             orders[id] = decided
             if let index = ordersByUser[decided.userId]?.firstIndex(where: { $0.id == id }) {

@@ -50,8 +50,7 @@ public actor SQLiteOrderRepository: OrderRepository {
         id: OrderID, claim: IdempotencyClaim?, _ decide: @escaping @Sendable (Order) throws -> Order
     ) async throws -> OrderCancellationOutcome {
         try await store.write(boundTo: claim) { db in
-            let records = try db.records(OrderRecord.self, "SELECT \(OrderRecord.selection) FROM orders WHERE id = ?", [id.rawValue])
-            guard let stored = try Self.orders(records, db).first else { return (.notFound, nil) }
+            guard let stored = try Self.orders(db.records(OrderRecord.self, Self.selectOrder, [id.rawValue]), db).first else { return (.notFound, nil) }
             let decided = try decide(stored)
             guard decided != stored else { return (.stored(stored), .unchanged(.order(stored))) }
             try stored.checkCancellation(decided)
@@ -75,8 +74,7 @@ public actor SQLiteOrderRepository: OrderRepository {
     /// The order with this id.
     public nonisolated(nonsending) func order(id: OrderID) async throws -> Order? {
         try await store.read { db in
-            let records = try db.records(OrderRecord.self, "SELECT \(OrderRecord.selection) FROM orders WHERE id = ?", [id.rawValue])
-            return try Self.orders(records, db).first
+            try Self.orders(db.records(OrderRecord.self, Self.selectOrder, [id.rawValue]), db).first
         }
     }
 
@@ -87,6 +85,9 @@ public actor SQLiteOrderRepository: OrderRepository {
             return try Self.orders(rows.map(OrderRecord.init(row:)), db)
         }
     }
+
+    /// One order by id.
+    private static let selectOrder = "SELECT \(OrderRecord.selection) FROM orders WHERE id = ?"
 
     /// The orders of `records` with their lines (one more query), keeping the records' order.
     private static func orders(_ records: [OrderRecord], _ db: Database) throws -> [Order] {

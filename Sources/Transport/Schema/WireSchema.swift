@@ -55,17 +55,9 @@ public indirect enum WireSchema: Sendable, Hashable {
             if let description { object.append(key: "description", value: .string(description)) }
             return .object(object)
         case .integer(let minimum, let maximum, let description):
-            var object: JSONObject = ["type": "integer"]
-            if let minimum { object.append(key: "minimum", value: .int(minimum)) }
-            if let maximum { object.append(key: "maximum", value: .int(maximum)) }
-            if let description { object.append(key: "description", value: .string(description)) }
-            return .object(object)
+            return Self.bounded("integer", minimum: minimum.map(JSONValue.int), maximum: maximum.map(JSONValue.int), description: description)
         case .number(let minimum, let maximum, let description):
-            var object: JSONObject = ["type": "number"]
-            if let minimum { object.append(key: "minimum", value: .double(minimum)) }
-            if let maximum { object.append(key: "maximum", value: .double(maximum)) }
-            if let description { object.append(key: "description", value: .string(description)) }
-            return .object(object)
+            return Self.bounded("number", minimum: minimum.map(JSONValue.double), maximum: maximum.map(JSONValue.double), description: description)
         case .boolean:
             return ["type": "boolean"]
         case .array(let items, let minItems, let maxItems):
@@ -89,5 +81,14 @@ public indirect enum WireSchema: Sendable, Hashable {
         case .anyObject:
             return ["type": "object"]
         }
+    }
+
+    /// A number schema of `type` with its bounds and description, where given.
+    private static func bounded(_ type: String, minimum: JSONValue?, maximum: JSONValue?, description: String?) -> JSONValue {
+        var object: JSONObject = ["type": .string(type)]
+        if let minimum { object.append(key: "minimum", value: minimum) }
+        if let maximum { object.append(key: "maximum", value: maximum) }
+        if let description { object.append(key: "description", value: .string(description)) }
+        return .object(object)
     }
 }
