@@ -40,7 +40,7 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
                 orders: SQLiteOrderRepository(store: sqlite), idempotency: SQLiteIdempotencyRepository(store: sqlite),
                 events: SQLiteEventRepository(store: sqlite)
             )
-            let held = await restaurants.count
+            let held = restaurants.count
             logger.info("opened store", metadata: [
                 "kind": "sqlite", "path": "\(configuration.storePath)", "restaurants": "\(held)", "elapsed": "\(ContinuousClock.now - opened)",
             ])

@@ -81,12 +81,9 @@ public func buildService(
         for route in UseCaseRoute.all(catalog) {
             var endpointLogger = logger
             endpointLogger[metadataKey: "useCase"] = "\(route.name.rawValue)"
-            // Reads that wait for the database wait concurrently, like writes.
-            var routeConfiguration = endpointConfiguration
-            routeConfiguration.concurrentReads = endpointConfiguration.concurrentReads || store.readsWait(route.name)
             let endpoint = try UseCaseEndpoint(
                 route: route, address: configuration.address(offset: route.name.portOffset), context: context,
-                configuration: routeConfiguration, availability: availability, logger: endpointLogger,
+                configuration: endpointConfiguration, availability: availability, logger: endpointLogger,
                 metrics: metrics.factory, readExecutor: store.readExecutor
             )
             addresses[route.name] = try await EndpointBindFailure.naming(route.name.rawValue, configuration.address(offset: route.name.portOffset)) {

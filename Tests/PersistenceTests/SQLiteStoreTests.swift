@@ -101,7 +101,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         try await store.close()
 
         let reopened = try await World.open(sqliteFile: store.path, idPrefix: "w")
-        #expect(await reopened.sqliteRestaurants?.count == 3)
+        #expect(reopened.sqliteRestaurants?.count == 3)
         #expect(try await reopened.users.allUsers() == usersBefore)
         #expect(try await reopened.users.user(id: bob.id).map(UserWriteOutcome.stored) == subscribed)
         #expect(try await reopened.restaurants.restaurants(ids: [trattoria.id, bistro.id, RestaurantID("invalid")]) == restaurantsBefore)
@@ -542,7 +542,7 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         // Nothing was written: reopened, the file holds only what came before the close.
         let reopened = try await World.open(sqliteFile: store.path, idPrefix: "w")
         #expect(try await reopened.users.allUsers().map(\.id) == [user.id])
-        #expect(await reopened.sqliteRestaurants?.count == 1)
+        #expect(reopened.sqliteRestaurants?.count == 1)
         #expect(try await reopened.menu.item(id: item.id)?.stock == 5)
         try await #require(reopened.store).close()
     }

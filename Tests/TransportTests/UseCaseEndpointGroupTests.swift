@@ -34,7 +34,7 @@ private func port(of address: String) throws -> Int {
         let availability = ServiceAvailability()
         let logger = Logger(label: "UseCaseEndpointGroupTests")
         func endpoint(_ name: UseCaseName, _ handle: nonisolated(nonsending) @escaping @Sendable () async -> Void) throws -> UseCaseEndpoint {
-            let route = UseCaseRoute(name: name) { _, _ in
+            let route = UseCaseRoute(name: name, path: .inline) { _, _ in
                 await handle()
                 return .favoriteCount(1)
             }

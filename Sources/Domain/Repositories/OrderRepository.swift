@@ -1,5 +1,9 @@
 /// Stores orders. Placing one takes its stock from the menu items in the same atomic step.
 public protocol OrderRepository: Sendable {
+    /// Which of its reads (orders) it answers from what it holds in memory, without waiting for a
+    /// database: the transport answers a use case whose reads are all held on the thread that
+    /// received it.
+    var heldReads: Set<RepositoryRead> { get }
     /// Takes every line's quantity from stock and stores the order, all or nothing: when any
     /// item lacks stock (or no longer exists) nothing changes. Binds `claim` to a placed order in
     /// the same step.

@@ -1,6 +1,10 @@
 /// Stores users. E-mail uniqueness (by ``EmailAddress/uniquenessKey``) is enforced by the store
 /// in the same atomic step as the write, so racing registrations cannot both succeed.
 public protocol UserRepository: Sendable {
+    /// Which of its reads (userById) it answers from what it holds in memory, without waiting for a
+    /// database: the transport answers a use case whose reads are all held on the thread that
+    /// received it.
+    var heldReads: Set<RepositoryRead> { get }
     /// Stores a new user unless another user has the same e-mail key; binds `claim` to the
     /// stored user in the same step.
     func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome

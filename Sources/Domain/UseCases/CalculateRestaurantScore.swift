@@ -1,5 +1,8 @@
 /// A restaurant's ranking score from its rating, review count and recent reviews.
 public struct CalculateRestaurantScore: Sendable {
+    /// The repository reads it makes.
+    public static let reads: Set<RepositoryRead> = [.restaurantById, .reviews]
+
     private let restaurants: any RestaurantRepository
     private let clock: any WallClock
 

@@ -1,5 +1,8 @@
 /// An active user's favorite restaurants, newest saved first.
 public struct GetFavoriteRestaurants: Sendable {
+    /// The repository reads it makes.
+    public static let reads: Set<RepositoryRead> = [.userById, .favoritesOfUser, .restaurantById]
+
     private let users: any UserRepository
     private let restaurants: any RestaurantRepository
     private let favorites: any FavoriteRepository

@@ -1,5 +1,8 @@
 /// A restaurant's menu, ordered by name.
 public struct GetMenu: Sendable {
+    /// The repository reads it makes.
+    public static let reads: Set<RepositoryRead> = [.restaurantById, .menuItems]
+
     private let restaurants: any RestaurantRepository
     private let menu: any MenuRepository
 

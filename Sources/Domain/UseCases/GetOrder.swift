@@ -1,5 +1,8 @@
 /// One order. Order history stays readable after a user is deactivated.
 public struct GetOrder: Sendable {
+    /// The repository reads it makes.
+    public static let reads: Set<RepositoryRead> = [.orders]
+
     private let orders: any OrderRepository
 
     /// Creates the use case.

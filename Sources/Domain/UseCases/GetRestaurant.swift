@@ -1,5 +1,8 @@
 /// Shows one restaurant; with a user, also whether that user saved it.
 public struct GetRestaurant: Sendable {
+    /// The repository reads it makes.
+    public static let reads: Set<RepositoryRead> = [.userById, .restaurantById, .favoriteCheck]
+
     /// A restaurant and, when a user was given, whether it is one of their favorites.
     public struct Output: Sendable, Hashable {
         /// The restaurant.

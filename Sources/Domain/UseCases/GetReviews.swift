@@ -1,5 +1,8 @@
 /// A restaurant's reviews, newest first, paged.
 public struct GetReviews: Sendable {
+    /// The repository reads it makes.
+    public static let reads: Set<RepositoryRead> = [.restaurantById, .reviews]
+
     private let restaurants: any RestaurantRepository
 
     /// Creates the use case.

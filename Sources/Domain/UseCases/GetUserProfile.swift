@@ -1,5 +1,8 @@
 /// Shows an active user's profile: tier by time since joining and premium access.
 public struct GetUserProfile: Sendable {
+    /// The repository reads it makes.
+    public static let reads: Set<RepositoryRead> = [.userById]
+
     private let users: any UserRepository
     private let clock: any WallClock
 

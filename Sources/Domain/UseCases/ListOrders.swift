@@ -1,5 +1,8 @@
 /// A user's orders, newest first, paged; readable for inactive users too.
 public struct ListOrders: Sendable {
+    /// The repository reads it makes.
+    public static let reads: Set<RepositoryRead> = [.userById, .orders]
+
     private let users: any UserRepository
     private let orders: any OrderRepository
 

@@ -1,5 +1,8 @@
 /// Lists valid restaurants by rating (then name, then id), with optional filters and paging.
 public struct ListRestaurants: Sendable {
+    /// The repository reads it makes.
+    public static let reads: Set<RepositoryRead> = [.restaurantById, .rankedRestaurants]
+
     /// What the caller supplies.
     public struct Input: Sendable, Hashable {
         /// Only this cuisine (case-insensitive).

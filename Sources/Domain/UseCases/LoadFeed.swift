@@ -1,5 +1,8 @@
 /// The discovery feed: valid restaurants, newest first, paged.
 public struct LoadFeed: Sendable {
+    /// The repository reads it makes.
+    public static let reads: Set<RepositoryRead> = [.newestRestaurants]
+
     private let restaurants: any RestaurantRepository
 
     /// Creates the use case.

@@ -1,6 +1,9 @@
 /// Finds valid restaurants whose name or cuisine contains the query, case-insensitively, best
 /// rated first.
 public struct SearchRestaurants: Sendable {
+    /// The repository reads it makes.
+    public static let reads: Set<RepositoryRead> = [.restaurantsMatchingText]
+
     /// The longest query, in characters.
     public static let maximumQueryLength = 100
 

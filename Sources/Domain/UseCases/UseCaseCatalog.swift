@@ -51,6 +51,8 @@ public struct UseCaseCatalog: Sendable {
     public let replayBoundWrite: ReplayBoundWrite
     /// Reads the event log from a sequence number (the event log endpoint's).
     public let readEventLog: ReadEventLog
+    /// The reads its repositories answer from memory (the union of their `heldReads`).
+    public let heldReads: Set<RepositoryRead>
 
     /// Builds every use case over the given repositories and ports.
     public init(
@@ -83,5 +85,12 @@ public struct UseCaseCatalog: Sendable {
         cancelOrder = CancelOrder(users: users, orders: orders, clock: clock)
         replayBoundWrite = ReplayBoundWrite(bindings: idempotency)
         readEventLog = ReadEventLog(events: events)
+        heldReads = users.heldReads.union(restaurants.heldReads).union(favorites.heldReads).union(menu.heldReads).union(orders.heldReads)
+    }
+
+    /// Whether a use case making `reads` is answered without waiting for a database: every one
+    /// of them is held in memory.
+    public func answersFromMemory(_ reads: Set<RepositoryRead>) -> Bool {
+        reads.isSubset(of: heldReads)
     }
 }

@@ -2,6 +2,9 @@ import Domain
 
 /// Favorites held in memory. The cap check and the insert happen in one actor step.
 public actor InMemoryFavoriteRepository: FavoriteRepository {
+    /// What it answers from memory: every read of it (it holds everything).
+    public nonisolated var heldReads: Set<RepositoryRead> { [.favoriteCheck, .favoritesOfUser] }
+
     // Per user, newest saved first.
     private var favoritesByUser: [UserID: [Favorite]] = [:]
 

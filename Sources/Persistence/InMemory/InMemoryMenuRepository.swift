@@ -7,6 +7,9 @@ import Domain
 /// A struct that forwards each call to that actor. Its methods are `nonisolated(nonsending)`, so
 /// a call changes executors only into the actor and back, as a call on the actor itself would.
 public struct InMemoryMenuRepository: MenuRepository {
+    /// What it answers from memory: every read of it (it holds everything).
+    public var heldReads: Set<RepositoryRead> { [.menuItems] }
+
     private let inventory: InMemoryInventory
 
     /// The menu face of `inventory`.

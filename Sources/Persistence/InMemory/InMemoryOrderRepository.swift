@@ -8,6 +8,9 @@ import Domain
 /// A struct that forwards each call to that actor. Its methods are `nonisolated(nonsending)`, so
 /// a call changes executors only into the actor and back, as a call on the actor itself would.
 public struct InMemoryOrderRepository: OrderRepository {
+    /// What it answers from memory: every read of it (it holds everything).
+    public var heldReads: Set<RepositoryRead> { [.orders] }
+
     private let inventory: InMemoryInventory
 
     /// The orders face of `inventory`.

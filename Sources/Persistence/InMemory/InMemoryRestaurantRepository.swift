@@ -3,6 +3,9 @@ import Domain
 /// Restaurants and their reviews held in memory. A review and its restaurant's rating totals
 /// change in the same actor step, so the rating is always the mean of the stored reviews.
 public actor InMemoryRestaurantRepository: RestaurantRepository {
+    /// What it answers from memory: every read of it (it holds everything).
+    public nonisolated var heldReads: Set<RepositoryRead> { [.restaurantById, .rankedRestaurants, .restaurantsMatchingText, .newestRestaurants, .reviews] }
+
     private var restaurants: [RestaurantID: Restaurant] = [:]
     // Newest first, so the common "first page of reviews" read is a prefix.
     private var reviewsByRestaurant: [RestaurantID: [Review]] = [:]

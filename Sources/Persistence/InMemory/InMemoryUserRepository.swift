@@ -3,6 +3,9 @@ import Domain
 /// Users held in memory. Every method runs without suspending inside the actor, so each one is
 /// a single atomic step: the e-mail uniqueness check and the write cannot be interleaved.
 public actor InMemoryUserRepository: UserRepository {
+    /// What it answers from memory: every read of it (it holds everything).
+    public nonisolated var heldReads: Set<RepositoryRead> { [.userById] }
+
     private var users: [UserID: User] = [:]
     private var idsByEmailKey: [String: UserID] = [:]
 

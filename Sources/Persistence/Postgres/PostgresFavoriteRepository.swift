@@ -8,6 +8,9 @@ import PostgresNIO
 ///
 /// A struct: it holds no state of its own.
 public struct PostgresFavoriteRepository: FavoriteRepository {
+    /// None: every read waits for the database.
+    public var heldReads: Set<RepositoryRead> { [] }
+
     private let store: PostgresStore
 
     /// Favorites of `store`.

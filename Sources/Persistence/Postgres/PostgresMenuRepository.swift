@@ -7,6 +7,9 @@ import PostgresNIO
 ///
 /// A struct: it holds no state of its own.
 public struct PostgresMenuRepository: MenuRepository {
+    /// None: every read waits for the database.
+    public var heldReads: Set<RepositoryRead> { [] }
+
     private let store: PostgresStore
 
     /// Menu items of `store`.

@@ -9,6 +9,9 @@ import PostgresNIO
 ///
 /// A struct: it holds no state of its own.
 public struct PostgresOrderRepository: OrderRepository {
+    /// None: every read waits for the database.
+    public var heldReads: Set<RepositoryRead> { [] }
+
     private let store: PostgresStore
 
     /// Orders of `store`, taking stock from its menu items.

@@ -8,6 +8,9 @@ import PostgresNIO
 /// Every read asks the database (nothing is cached), so each instance sees every instance's
 /// writes. A struct: it holds no state of its own.
 public struct PostgresRestaurantRepository: RestaurantRepository {
+    /// None: every read waits for the database.
+    public var heldReads: Set<RepositoryRead> { [] }
+
     private let store: PostgresStore
 
     /// Restaurants of `store`.

@@ -13,6 +13,9 @@ import PostgresNIO
 /// together in one `INSERT` (``StatementBatcher``): the unique index still decides each row, and
 /// the same statement appends the event of each row it inserted.
 public struct PostgresUserRepository: UserRepository {
+    /// None: every read waits for the database.
+    public var heldReads: Set<RepositoryRead> { [] }
+
     private let store: PostgresStore
     private let registrations: StatementBatcher<Registration, Bool>
 

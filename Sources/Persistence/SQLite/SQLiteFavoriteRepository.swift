@@ -10,11 +10,15 @@ import Synchronization
 /// write's `committed` step, which the group committer runs right after the commit, one write at
 /// a time in commit order, before the write's caller resumes; so concurrent saves and removes
 /// leave it as the database has it, and a read after an `ok` sees the write. Because those steps
-/// run on GRDB's writer queue, not on this actor, the copy is behind a lock of its own rather
-/// than actor state, and every method is `nonisolated(nonsending)`: a call runs on its caller's
-/// executor without a switch to this actor and back. (svcd holds a lock on its data directory,
+/// run on GRDB's writer queue, the copy is behind a lock of its own (a class holding a `Mutex`,
+/// not an actor: nothing here needs an actor's queue), and every method is
+/// `nonisolated(nonsending)`: a call runs on its caller's executor without a switch to another
+/// executor and back. (svcd holds a lock on its data directory,
 /// so no other process writes this store.)
-public actor SQLiteFavoriteRepository: FavoriteRepository {
+public final class SQLiteFavoriteRepository: FavoriteRepository {
+    /// What it answers from memory: the reads served from the copy it holds.
+    public var heldReads: Set<RepositoryRead> { [.favoriteCheck] }
+
     private let store: SQLiteStore
     /// The restaurants each user saved, as of the last commit.
     private let held: Mutex<[UserID: Set<RestaurantID>]>
@@ -73,9 +77,7 @@ public actor SQLiteFavoriteRepository: FavoriteRepository {
         }
     }
 
-    /// Whether the user saved the restaurant, from the held copy. `nonisolated(nonsending)`: it
-    /// touches no actor state, so it runs on its caller's executor without a switch to this
-    /// actor and back (on an endpoint's socket thread, two queued jobs fewer per request).
+    /// Whether the user saved the restaurant, from the held copy, on the caller's executor.
     public nonisolated(nonsending) func contains(userId: UserID, restaurantId: RestaurantID) async throws -> Bool {
         held.withLock { $0[userId]?.contains(restaurantId) ?? false }
     }

@@ -4,10 +4,13 @@ import GRDB
 /// Menu items and their stock in SQLite. A restock is one conditional increment in a write
 /// transaction; orders, which take stock, are ``SQLiteOrderRepository``'s, on the same store.
 ///
-/// It holds no state of its own (the database does), so every method is
-/// `nonisolated(nonsending)`: a call runs on its caller's executor, without a switch to this
-/// actor and back.
-public actor SQLiteMenuRepository: MenuRepository {
+/// A struct: it holds no state of its own (the database does). Every method is
+/// `nonisolated(nonsending)`: a call runs on its caller's executor, without a switch to the
+/// generic executor and back.
+public struct SQLiteMenuRepository: MenuRepository {
+    /// None: every read waits for the database.
+    public var heldReads: Set<RepositoryRead> { [] }
+
     private let store: SQLiteStore
 
     /// Menu items of `store`.

@@ -5,10 +5,13 @@ import GRDB
 /// in one write transaction on the store the menu items are in (all or nothing); the
 /// `stock >= 0` CHECK constraint is a last line of defence that no code path relies on.
 ///
-/// It holds no state of its own (the database does), so every method is
-/// `nonisolated(nonsending)`: a call runs on its caller's executor, without a switch to this
-/// actor and back.
-public actor SQLiteOrderRepository: OrderRepository {
+/// A struct: it holds no state of its own (the database does). Every method is
+/// `nonisolated(nonsending)`: a call runs on its caller's executor, without a switch to the
+/// generic executor and back.
+public struct SQLiteOrderRepository: OrderRepository {
+    /// None: every read waits for the database.
+    public var heldReads: Set<RepositoryRead> { [] }
+
     private let store: SQLiteStore
 
     /// Orders of `store`, taking stock from its menu items.

@@ -12,9 +12,10 @@ import Synchronization
 /// `committed` step, which the group committer runs right after the commit, in commit order,
 /// before the writer's caller resumes: a read after an `ok` sees the write.
 ///
-/// Because those steps run on GRDB's writer queue, the copy is behind a lock of its own rather
-/// than actor state, and every method is `nonisolated(nonsending)`: it runs on its caller's
-/// executor without a switch to this actor and back. A GetRestaurant on an endpoint's socket
+/// Because those steps run on GRDB's writer queue, the copy is behind a lock of its own (a class
+/// holding a `Mutex`, not an actor: nothing here needs an actor's queue), and every method is
+/// `nonisolated(nonsending)`: it runs on its caller's executor without a switch to another
+/// executor and back. A GetRestaurant on an endpoint's socket
 /// thread then never leaves that thread (two queued jobs fewer per request), and a listing on one
 /// of svcd's SQLite read threads stays on it.
 ///
@@ -23,7 +24,10 @@ import Synchronization
 /// GetRestaurant; only a filter so selective that the walk's budget runs out before the page is
 /// full continues in SQL from where the walk stopped. Search runs in SQL over indexes and returns
 /// ids, which are then resolved here.
-public actor SQLiteRestaurantRepository: RestaurantRepository {
+public final class SQLiteRestaurantRepository: RestaurantRepository {
+    /// What it answers from memory: the reads served from the copy it holds.
+    public var heldReads: Set<RepositoryRead> { [.restaurantById, .rankedRestaurants] }
+
     private let store: SQLiteStore
     private let held: Mutex<Held>
 
@@ -216,7 +220,7 @@ public actor SQLiteRestaurantRepository: RestaurantRepository {
     /// Keeps `restaurant` unless the held copy already counts as many reviews or more; returns
     /// the copy held afterwards.
     @discardableResult
-    private nonisolated func remember(_ restaurant: Restaurant) -> Restaurant {
+    private func remember(_ restaurant: Restaurant) -> Restaurant {
         // The search keys are computed outside the lock; they are needed only for a new id.
         let isNew = held.withLock { $0.restaurantsById[restaurant.id] == nil }
         let keys = isNew ? [RestaurantRecord.searchKey(restaurant.name), RestaurantRecord.searchKey(restaurant.cuisine)] : []

@@ -14,11 +14,15 @@ import Synchronization
 /// resumes: a read after an `ok` sees the write. It only moves forward: each update increments
 /// the row's `version`, and a copy is replaced only by a newer version, so a user fetched from
 /// the database (registered by another process on the same file) cannot roll back a later
-/// update either. Because those steps run on GRDB's writer queue, not on this actor, the copy is
-/// behind a lock of its own rather than actor state, and every method is
-/// `nonisolated(nonsending)`: it runs on its caller's executor (an endpoint's socket thread, or
-/// a write's task) without a switch to this actor and back, two queued jobs fewer per request.
-public actor SQLiteUserRepository: UserRepository {
+/// update either. Because those steps run on GRDB's writer queue, the copy is behind a lock of
+/// its own (a class holding a `Mutex`, not an actor: nothing here needs an actor's queue), and
+/// every method is `nonisolated(nonsending)`: it runs on its caller's executor (an endpoint's
+/// socket thread, or a write's task) without a switch to another executor and back, two queued
+/// jobs fewer per request.
+public final class SQLiteUserRepository: UserRepository {
+    /// What it answers from memory: the reads served from the copy it holds.
+    public var heldReads: Set<RepositoryRead> { [.userById] }
+
     private let store: SQLiteStore
     /// Every user by id, as of the last commit, with its row's version.
     private let held: Mutex<[UserID: Versioned]>
@@ -43,7 +47,7 @@ public actor SQLiteUserRepository: UserRepository {
     }
 
     /// How many users are held.
-    public nonisolated var count: Int { held.withLock { $0.count } }
+    public var count: Int { held.withLock { $0.count } }
 
     /// Stores a new user unless the e-mail key is taken; returns once durable.
     public nonisolated(nonsending) func insert(_ user: User, claim: IdempotencyClaim?) async throws -> UserWriteOutcome {
@@ -112,7 +116,7 @@ public actor SQLiteUserRepository: UserRepository {
 
     /// Keeps `user` unless the held copy is as new or newer; returns the copy held afterwards.
     @discardableResult
-    private nonisolated func remember(_ user: User, version: Int) -> User {
+    private func remember(_ user: User, version: Int) -> User {
         held.withLock { users in
             if let kept = users[user.id], kept.version >= version { return kept.user }
             users[user.id] = Versioned(user: user, version: version)

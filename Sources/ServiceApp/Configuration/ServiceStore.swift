@@ -22,29 +22,8 @@ enum ServiceStore: Sendable {
         }
     }
 
-    /// Whether reads of `useCase` wait for the database, so its endpoint runs them concurrently
-    /// (each as its own task, on ``readExecutor``) instead of one after another on the socket
-    /// thread, where one read waiting for the database would hold up every read behind it.
-    ///
-    /// PostgreSQL: every read is a round trip. SQLite: the restaurant and user repositories hold
-    /// every row (and the listed restaurants in rank order) and the favorite repository which
-    /// restaurants each user saved, so GetRestaurant (with or without a user), GetUserProfile and
-    /// ListRestaurants are answered on the socket thread without a task per request (the cheapest
-    /// path); every other read runs a query. A listing whose filters keep too few restaurants for
-    /// the in-memory walk continues in SQL, one such listing at a time on its endpoint (see
-    /// `SQLiteRestaurantRepository`). Memory: nothing waits.
-    func readsWait(_ useCase: UseCaseName) -> Bool {
-        switch self {
-        case .postgres: true
-        case .sqlite: !useCase.writes && !Self.heldReads.contains(useCase)
-        case .memory: false
-        }
-    }
-
-    /// The SQLite reads answered from what the repository actors hold.
-    private static let heldReads: Set<UseCaseName> = [.getRestaurant, .getUserProfile, .listRestaurants]
-
-    /// Where the reads that wait (``readsWait(_:)``) run: SQLite's own read threads, on which a
+    /// Where the reads that wait for the database (`ServingPath.waitingRead`, decided from what
+    /// the repositories hold) run: SQLite's own read threads, on which a
     /// query blocks its thread instead of crossing to GRDB's queues and back; `nil`, the global
     /// concurrent executor (a PostgreSQL read waits without blocking a thread).
     var readExecutor: BlockingReadExecutor? {

@@ -24,13 +24,6 @@ public struct EndpointConfiguration: Sendable, Hashable {
     /// Incoming messages queued per peer before libzmq stops reading from it.
     public var receiveHighWaterMark: Int32 = 10_000
 
-    /// Whether reads run concurrently, each as its own task, like writes. Off (the default),
-    /// reads are answered one after another on the socket thread, which is fastest when they are
-    /// answered from memory; on, for reads that wait for a database (every read of PostgreSQL,
-    /// the SQLite reads that run a query), where one at a time would cap an endpoint at one read
-    /// per wait. The composition root decides per use case.
-    public var concurrentReads = false
-
     /// The service's CURVE secret key (Z85) when the endpoints are CURVE servers (the admin
     /// endpoint always; the use-case endpoints with `svcd --client-keys`): traffic is encrypted
     /// and the context's ``ZAPAuthenticator`` decides who may connect. `nil`: plaintext.

@@ -21,8 +21,8 @@ actor EndpointHost: RequestHandler {
         executor.asUnownedSerialExecutor()
     }
 
-    /// Whether this endpoint's requests each run as their own task (writes always; reads when
-    /// ``EndpointConfiguration/concurrentReads``).
+    /// Whether this endpoint's requests each run as their own task: every path but
+    /// ``ServingPath/inline``.
     private let concurrent: Bool
 
     /// ``EndpointConfiguration/queueTimeTarget``.
@@ -33,12 +33,12 @@ actor EndpointHost: RequestHandler {
     private let taskExecutor: any TaskExecutor
 
     init(
-        route: UseCaseRoute, outbox: ReplyOutbox, executor: SocketThreadExecutor, concurrentReads: Bool,
+        route: UseCaseRoute, outbox: ReplyOutbox, executor: SocketThreadExecutor,
         readExecutor: (any TaskExecutor)?, queueTimeTarget: Duration, logger: Logger
     ) {
         self.queueTimeTarget = queueTimeTarget
-        self.concurrent = route.name.writes || concurrentReads
-        self.taskExecutor = route.name.writes ? globalConcurrentExecutor : readExecutor ?? globalConcurrentExecutor
+        self.concurrent = route.path != .inline
+        self.taskExecutor = route.path == .write ? globalConcurrentExecutor : readExecutor ?? globalConcurrentExecutor
         self.executor = executor
         self.route = route
         self.outbox = outbox
@@ -100,7 +100,7 @@ actor EndpointHost: RequestHandler {
         }
         do {
             // Reads ignore a key; a write binds it (see IdempotencyClaim).
-            let claim = route.name.writes ? request.idempotencyKey.map { IdempotencyClaim(key: $0, useCase: route.name, params: request.params) } : nil
+            let claim = route.path == .write ? request.idempotencyKey.map { IdempotencyClaim(key: $0, useCase: route.name, params: request.params) } : nil
             let result = try await route.handle(request.params, claim)
             return OutboundReply(inbound, body: WireReply.success(id: request.id, result: result, using: &writer), outcome: nil, waited: waited)
         } catch let replay as IdempotentReplay {

@@ -20,8 +20,8 @@ public final class UseCaseEndpoint: Service, Sendable {
 
     /// Creates an endpoint that will bind `address` (e.g. `tcp://127.0.0.1:7101`). Its
     /// swift-metrics counters, gauge and timer come from `metrics` (by default the process-wide
-    /// `MetricsSystem.factory`). With a `readExecutor`, concurrent reads
-    /// (``EndpointConfiguration/concurrentReads``) run on its threads, in the lane of this use
+    /// `MetricsSystem.factory`). With a `readExecutor`, reads that wait for the database
+    /// (``ServingPath/waitingRead``) run on its threads, in the lane of this use
     /// case (``BlockingReadExecutor/lane(named:)``), instead of the global concurrent executor.
     public init(
         route: UseCaseRoute, address: String, context: ZMQContext, configuration: EndpointConfiguration,
@@ -37,7 +37,7 @@ public final class UseCaseEndpoint: Service, Sendable {
             handshakeMonitor: ZAPAuthenticator.handshakeMonitor(for: route.name.rawValue), logger: logger
         ) { outbox, executor in
             EndpointHost(
-                route: route, outbox: outbox, executor: executor, concurrentReads: configuration.concurrentReads,
+                route: route, outbox: outbox, executor: executor,
                 readExecutor: readLane, queueTimeTarget: configuration.queueTimeTarget, logger: logger
             )
         }

@@ -7,6 +7,8 @@ import WireContract
 public struct UseCaseRoute: Sendable {
     /// The use case.
     public let name: UseCaseName
+    /// Where its endpoint runs its requests.
+    public let path: ServingPath
     /// Decodes params, executes (binding the claim, for a write), returns the result; throws
     /// `WireError`, domain errors or ``IdempotentReplay``.
     ///
@@ -17,8 +19,11 @@ public struct UseCaseRoute: Sendable {
     public let handle: nonisolated(nonsending) @Sendable (Params, IdempotencyClaim?) async throws -> UseCaseResult
 
     /// Creates a route.
-    public init(name: UseCaseName, handle: nonisolated(nonsending) @escaping @Sendable (Params, IdempotencyClaim?) async throws -> UseCaseResult) {
+    public init(
+        name: UseCaseName, path: ServingPath, handle: nonisolated(nonsending) @escaping @Sendable (Params, IdempotencyClaim?) async throws -> UseCaseResult
+    ) {
         self.name = name
+        self.path = path
         self.handle = handle
     }
 }
