@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "LoadEngineTests", dependencies: ["LoadEngine", "ZeroMQ", "WireJSON", "WireContract"]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "SeededRandom", "RestaurantTesting"], resources: [.copy("JSONTestSuite")]),
         // Client helpers shared by the socket-level test targets.
-        .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON", "WireContract"], path: "Tests/WireTestSupport"),
+        .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON", "WireContract", "LoadEngine"], path: "Tests/WireTestSupport"),
         .testTarget(name: "TransportTests", dependencies: [
             "Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport",
             "SeededRandom", "RestaurantTesting", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

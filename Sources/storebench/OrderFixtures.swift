@@ -1,4 +1,5 @@
 import Foundation
+import LoadEngine
 import WireContract
 
 /// What the PlaceOrder runs order: one user and one menu item per slot, made through the
@@ -15,12 +16,12 @@ struct OrderFixtures: Sendable {
         let register = try instance.address(.registerUser)
         let addItem = try instance.address(.addMenuItem)
         return try await onThread {
-            let users = try LockstepCaller(address: register).call((0..<count).map { #"{"\#(WireMember.name.name)":"Order User \#($0)","\#(WireMember.email.name)":"order-user-\#($0)@example.com"}"# })
+            let users = try LockstepCaller.setUp(register, (0..<count).map { #"{"\#(WireMember.name.name)":"Order User \#($0)","\#(WireMember.email.name)":"order-user-\#($0)@example.com"}"# })
                 .map { result in
                     guard let id = result[WireMember.user.name]?[WireMember.id.name]?.stringValue else { throw BenchFailure("RegisterUser answered no user id") }
                     return id
                 }
-            let items = try LockstepCaller(address: addItem).call((0..<count).map {
+            let items = try LockstepCaller.setUp(addItem, (0..<count).map {
                 String(format: #"{"\#(WireMember.restaurantId.name)":"r-%06d","\#(WireMember.name.name)":"Bench Dish %d","\#(WireMember.priceCents.name)":1250,"\#(WireMember.currency.name)":"USD","\#(WireMember.stock.name)":1000000000}"#, 1 + $0 % 300, $0)
             }).map { result in
                 guard let id = result[WireMember.item.name]?[WireMember.id.name]?.stringValue else { throw BenchFailure("AddMenuItem answered no item id") }

@@ -3,10 +3,11 @@ import BenchmarkSupport
 import ChildProcess
 import Domain
 import Foundation
+import LoadEngine
 import Persistence
+import ServerProcesses
 import WireContract
 import WireJSON
-import ZeroMQ
 
 /// svcd's start-up on a large store: time to ready, memory, and the latency of the queries
 /// that must not scan whole tables.
@@ -70,12 +71,14 @@ struct StartupCommand: AsyncParsableCommand {
 
     private func measureStart(_ start: Int, executable: String, directory: String) async throws {
         let launched = ContinuousClock.now
-        // svcd's warnings go to this terminal, between the lines of the report.
-        let process = try SpawnedProcess.spawn(
-            executable, ["--data-dir", directory, "--port-base", "0", "--log-level", "warning"], stdout: .discarded, stderr: .inherited
+        let logPath = directory + "/svcd-start-\(start).log"
+        try? FileManager.default.removeItem(atPath: logPath)
+        let child = try SvcdProcess.spawn(
+            executable: executable, dataDirectory: directory, arguments: ["--log-level", "warning"], logPath: logPath
         )
+        let process = child.process
         defer { process.send(signal: SIGTERM) }
-        let endpoints = try await waitForEndpoints(directory: directory, pid: process.pid)
+        let endpoints = try await child.waitUntilServing(timeout: .seconds(300), interval: .milliseconds(5)).useCases
         let ready = ContinuousClock.now - launched
         let readyRSS = residentMebibytes(pid: process.pid)
         print("")
@@ -110,31 +113,20 @@ struct StartupCommand: AsyncParsableCommand {
         case .exited(let status): print("SIGTERM → exit \(status) after \(ContinuousClock.now - stopping)")
         case .signalled(let signal): print("SIGTERM → ended by signal \(signal) after \(ContinuousClock.now - stopping)")
         }
-    }
-
-    private func waitForEndpoints(directory: String, pid: Int32) async throws -> [UseCaseName: String] {
-        guard case .written(let file) = try await EndpointsFile.wait(in: directory, writtenBy: pid, timeout: .seconds(300), interval: .milliseconds(5)) else {
-            throw BenchFailure("svcd was not ready within 300 s")
-        }
-        return file.useCases
+        // svcd logs at warning level here: anything it wrote is worth seeing.
+        let warnings = child.logTail(lines: 20)
+        if !warnings.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { print("svcd's log (\(logPath)):\n\(warnings)") }
     }
 
     /// `times` lockstep calls on one REQ socket; latencies in µs and a summary of the last reply.
     private static func probe(address: String, params: String, times: Int) throws -> ([Double], String) {
-        let context = try ZMQContext()
-        defer { context.terminate() }
-        let socket = try context.makeSocket(.req)
-        defer { socket.close() }
-        try socket.setLinger(0)
-        try socket.setReceiveTimeout(30_000)
-        try socket.connect(address)
+        let caller = try LockstepCaller(address: address, timeoutMilliseconds: 30_000)
+        defer { caller.close() }
         var micros: [Double] = []
         var summary = ""
-        var frames: [[UInt8]] = []
         for _ in 0..<times {
             let sent = MonotonicClock.nanoseconds()
-            try socket.send(WireEnvelope.requestBytes(id: "probe", paramsJSON: params))
-            guard try socket.receiveMultipart(into: &frames) != nil, let body = frames.last else { throw BenchFailure("no reply from \(address)") }
+            guard let body = try caller.call(WireEnvelope.requestBytes(id: "probe", paramsJSON: params))?.last else { throw BenchFailure("no reply from \(address)") }
             micros.append(Double(MonotonicClock.nanoseconds() - sent) / 1000)
             let reply = try JSONParser.parse(body)
             if !reply.replySucceeded {

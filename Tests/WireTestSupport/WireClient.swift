@@ -1,4 +1,5 @@
 import Foundation
+import LoadEngine
 import WireJSON
 import ZeroMQ
 
@@ -110,11 +111,18 @@ public func withClient<T: Sendable>(
     }
 }
 
-/// One request on a fresh REQ socket; fails the test on timeout.
+/// One request with a fresh ``LockstepCaller`` (the REQ caller the tools use too), on a thread
+/// of its own; fails the test on timeout.
 public func call(_ address: String, _ body: [UInt8], receiveTimeout milliseconds: Int32 = 5000, curve: CurveClient? = nil) async throws -> Reply {
-    let reply = try await withClient(.req, address, receiveTimeout: milliseconds, curve: curve) { client in try client.call(body) }
-    guard let reply else { throw NoReply(address: address, milliseconds: milliseconds) }
-    return reply
+    let frames = try await onThread {
+        let caller = try LockstepCaller(
+            address: address, timeoutMilliseconds: milliseconds, curve: curve.map { CurveClientKeys(serverPublicKey: $0.serverKey, client: $0.keys) }
+        )
+        defer { caller.close() }
+        return try caller.call(body)
+    }
+    guard let frames else { throw NoReply(address: address, milliseconds: milliseconds) }
+    return Reply(frames: frames)
 }
 
 /// No reply arrived within the receive timeout.
