@@ -84,7 +84,7 @@ struct StressRequest: Sendable {
                     ledger.observe(StressViolation(invariant: "favoritesCap", detail: "GetFavoriteRestaurants listed \(count) favourites for \(Wording.plain(params[WireMember.userId.name]))"))
                 }
             case .restaurant:
-                if let rating = (result[WireMember.restaurant.name] ?? result)[WireMember.rating.name]?.doubleValue, !(0...5).contains(rating) {
+                if let rating = result[WireMember.restaurant.name]?[WireMember.rating.name]?.doubleValue, !(0...5).contains(rating) {
                     ledger.observe(StressViolation(invariant: "rating", detail: "GetRestaurant answered rating \(rating) for \(Wording.plain(params[WireMember.restaurantId.name]))"))
                 }
             }
@@ -112,12 +112,18 @@ struct StressRequest: Sendable {
             }
         case .restock(let item, let quantity):
             ledger.restocked[item, default: 0] += quantity
-            let stock = result[WireMember.item.name]?[WireMember.stock.name]?.intValue ?? result[WireMember.stock.name]?.intValue
-            if let stock, stock < quantity {
-                ledger.observe(StressViolation(invariant: "stock", detail: "RestockMenuItem by \(quantity) answered stock \(stock)"))
+            if let stock = result[WireMember.item.name]?[WireMember.stock.name]?.intValue {
+                if stock < quantity {
+                    ledger.observe(StressViolation(invariant: "stock", detail: "RestockMenuItem by \(quantity) answered stock \(stock)"))
+                }
+            } else {
+                ledger.observe(StressViolation(invariant: "protocol", detail: "RestockMenuItem answered ok without the item's stock: \(Wording.plain(result))"))
             }
         case .register(let email, let address):
-            let userId = result[WireMember.user.name]?[WireMember.id.name]?.stringValue ?? result[WireMember.id.name]?.stringValue ?? "?"
+            guard let userId = result[WireMember.user.name]?[WireMember.id.name]?.stringValue else {
+                ledger.observe(StressViolation(invariant: "protocol", detail: "RegisterUser answered ok without a user id: \(Wording.plain(result))"))
+                return
+            }
             ledger.registrations[email, default: []].append(StressRegistration(userId: userId, email: address))
         }
     }
