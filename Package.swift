@@ -138,7 +138,7 @@ let package = Package(
         // and the test doubles of Domain's ports (a clock the test moves by hand). Shared by the
         // Domain, Persistence and Transport tests.
         .target(name: "RestaurantTesting", dependencies: ["Domain", "Persistence", "Transport"], path: "Tests/RestaurantTesting"),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence", "RestaurantTesting"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Persistence", "RestaurantTesting", "WireContract"]),
         .testTarget(name: "PersistenceTests", dependencies: [
             "Domain", "Persistence", "RestaurantTesting", "SvcdTestSupport", "SeededRandom",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
