@@ -1,6 +1,7 @@
 import Foundation
 import SvcdTestSupport
 import Testing
+import WireContract
 import WireJSON
 import WireTestSupport
 
@@ -57,7 +58,14 @@ extension StressSuite {
                 #expect(load["answered"]?.intValue == sent, "every request answered")
                 #expect(load["unexpectedErrors"]?.intValue == 0)
                 #expect((load["expectedRefusals"]?.intValue ?? 0) > 0, "the races provoked refusals")
-                #expect((report["useCases"]?["CancelOrder"]?["ok"]?.intValue ?? 0) > 0, "cancels of placed orders were answered ok")
+                // Cancels of placed orders are answered ok, unless the machine is so starved (under
+                // ThreadSanitizer, next to other suites) that every one was refused as transient;
+                // any other answer to all of them would be a fault.
+                let cancels = try #require(report["useCases"]?["CancelOrder"], "the mix sent cancels")
+                let cancelsSent = cancels["sent"]?.intValue ?? 0
+                let cancelsRefused = WireErrorCode.allCases.filter(\.isSafeToResend).reduce(0) { $0 + (cancels["errors"]?[$1.rawValue]?.intValue ?? 0) }
+                #expect(cancelsSent > 0, "cancels were sent")
+                #expect((cancels["ok"]?.intValue ?? 0) > 0 || cancelsRefused == cancelsSent, "cancels of placed orders were answered ok: \(cancels)")
                 for name in ["favoritesCap", "stock", "uniqueEmails", "rating", "orderTotals"] {
                     #expect((invariant(report, name)?["checked"]?.intValue ?? 0) > 0, "\(name) checked something")
                 }
