@@ -1,9 +1,9 @@
 /// Stores users' favorite restaurants. The per-user cap is checked and the favorite written in
 /// one atomic step; the cap itself is the caller's (the use case's) rule.
 public protocol FavoriteRepository: Sendable {
-    /// Which of its reads (favoriteCheck and favoritesOfUser) it answers from what it holds in memory, without waiting for a
-    /// database: the transport answers a use case whose reads are all held on the thread that
-    /// received it.
+    /// Which of its reads (favoriteCheck and favoritesOfUser) it answers from what it holds in
+    /// memory, without waiting for a database: the transport answers a use case whose reads are all
+    /// held on the thread that received it.
     var heldReads: Set<RepositoryRead> { get }
     /// Adds the favorite unless it exists already or the user already has `limit` favorites.
     /// Binds `claim` to the outcome's count in the same step unless the cap refused it.

@@ -1,7 +1,7 @@
 /// Stores menu items and their stock.
 public protocol MenuRepository: Sendable {
-    /// Which of its reads (menuItems) it answers from what it holds in memory, without waiting for a
-    /// database: the transport answers a use case whose reads are all held on the thread that
+    /// Which of its reads (menuItems) it answers from what it holds in memory, without waiting for
+    /// a database: the transport answers a use case whose reads are all held on the thread that
     /// received it.
     var heldReads: Set<RepositoryRead> { get }
     /// Stores a new item, binding `claim` to it in the same step.

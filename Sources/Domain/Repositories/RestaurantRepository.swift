@@ -2,8 +2,9 @@
 /// restaurant's rating is derived from them: adding a review and updating the rating totals is
 /// one atomic step.
 public protocol RestaurantRepository: Sendable {
-    /// Which of its reads (restaurantById, rankedRestaurants, restaurantsMatchingText, newestRestaurants and reviews) it answers from what it holds in memory, without waiting for a
-    /// database: the transport answers a use case whose reads are all held on the thread that
+    /// Which of its reads (restaurantById, rankedRestaurants, restaurantsMatchingText,
+    /// newestRestaurants and reviews) it answers from what it holds in memory, without waiting for
+    /// a database: the transport answers a use case whose reads are all held on the thread that
     /// received it.
     var heldReads: Set<RepositoryRead> { get }
     /// Stores a new restaurant, binding `claim` to it in the same step.

@@ -75,7 +75,7 @@ final class BatchCaller {
             throw LoadFailure(.unavailable, instance.absence ?? "svcd is not running at \(instanceName)")
         }
         do throws(ZMQError) {
-            let socket = try context.makeLoadDealer(connectingTo: address, curve: instance.credentials)
+            let socket = try context.makeClientSocket(connectingTo: address, curve: instance.credentials)
             sockets[useCase] = socket
             return socket
         } catch {

@@ -22,19 +22,9 @@ public final class LockstepCaller {
         self.address = address
         context = try ZMQContext()
         do throws(ZMQError) {
-            socket = try context.makeSocket(.req)
-            do throws(ZMQError) {
-                try socket.setLinger(0)
-                try socket.setReceiveTimeout(timeoutMilliseconds)
-                try socket.setSendTimeout(timeoutMilliseconds)
-                if let curve {
-                    try socket.setCurveClient(serverKey: curve.serverPublicKey, publicKey: curve.client.publicKey, secretKey: curve.client.secretKey)
-                }
-                try socket.connect(address)
-            } catch {
-                socket.close()
-                throw error
-            }
+            socket = try context.makeClientSocket(
+                .req, connectingTo: address, curve: curve, receiveTimeoutMilliseconds: timeoutMilliseconds, sendTimeoutMilliseconds: timeoutMilliseconds
+            )
         } catch {
             context.terminate()
             throw error

@@ -23,7 +23,7 @@ final class InstanceSockets {
         do throws(ZMQError) {
             for useCase in useCases {
                 guard let address = addresses[useCase] else { continue }
-                let socket = try context.makeLoadDealer(
+                let socket = try context.makeClientSocket(
                     connectingTo: address, curve: credentials, sendHighWaterMark: sendHighWaterMark
                 ) { (socket: ZMQSocket) throws(ZMQError) in
                     guard let monitorEndpoint, monitor == nil else { return }

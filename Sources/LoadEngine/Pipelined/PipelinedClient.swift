@@ -73,7 +73,7 @@ public struct PipelinedClient: Sendable {
     private func drive() throws(LoadFailure) -> PipelinedOutcome {
         let socket: ZMQSocket
         do throws(ZMQError) {
-            socket = try context.makeLoadDealer(connectingTo: endpoint, curve: curve, receiveTimeoutMilliseconds: replyTimeoutMilliseconds)
+            socket = try context.makeClientSocket(connectingTo: endpoint, curve: curve, receiveTimeoutMilliseconds: replyTimeoutMilliseconds)
         } catch {
             throw failure(.unavailable, "cannot connect: \(error)")
         }
