@@ -21,14 +21,9 @@ public final class WireClient {
         self.type = type
         context = try ZMQContext()
         do {
-            socket = try context.makeSocket(type)
-            try socket.setLinger(0)
-            try socket.setReceiveTimeout(milliseconds)
-            try socket.setSendTimeout(5000)
-            if let curve {
-                try socket.setCurveClient(serverKey: curve.serverKey, publicKey: curve.keys.publicKey, secretKey: curve.keys.secretKey)
-            }
-            try socket.connect(address)
+            socket = try context.makeClientSocket(
+                type, connectingTo: address, curve: curve?.loadEngineKeys, receiveTimeoutMilliseconds: milliseconds, sendTimeoutMilliseconds: 5000
+            )
         } catch {
             context.terminate()
             throw error
@@ -97,6 +92,11 @@ public struct CurveClient: Sendable {
         self.serverKey = serverKey
         self.keys = keys
     }
+
+    /// The same keys as the load engine's sockets take them.
+    var loadEngineKeys: CurveClientKeys {
+        CurveClientKeys(serverPublicKey: serverKey, client: keys)
+    }
 }
 
 /// Opens a client on a fresh thread, runs `body` with it and always closes it.
@@ -115,9 +115,7 @@ public func withClient<T: Sendable>(
 /// of its own; fails the test on timeout.
 public func call(_ address: String, _ body: [UInt8], receiveTimeout milliseconds: Int32 = 5000, curve: CurveClient? = nil) async throws -> Reply {
     let frames = try await onThread {
-        let caller = try LockstepCaller(
-            address: address, timeoutMilliseconds: milliseconds, curve: curve.map { CurveClientKeys(serverPublicKey: $0.serverKey, client: $0.keys) }
-        )
+        let caller = try LockstepCaller(address: address, timeoutMilliseconds: milliseconds, curve: curve?.loadEngineKeys)
         defer { caller.close() }
         return try caller.call(body)
     }

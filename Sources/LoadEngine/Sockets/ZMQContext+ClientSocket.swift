@@ -6,7 +6,7 @@ extension ZMQContext {
     /// what is left when it stops), a CURVE client with `curve`, and the given send high-water
     /// mark and timeouts. `prepare` runs just before it connects (to start a monitor, so no event
     /// is missed). On failure the socket is closed again.
-    func makeClientSocket(
+    public func makeClientSocket(
         _ type: ZMQSocketType = .dealer, connectingTo address: String, curve: CurveClientKeys?, sendHighWaterMark: Int32? = nil,
         receiveTimeoutMilliseconds: Int32? = nil, sendTimeoutMilliseconds: Int32? = nil, prepare: (ZMQSocket) throws(ZMQError) -> Void = { _ in }
     ) throws(ZMQError) -> ZMQSocket {
