@@ -91,18 +91,24 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
     }
 }
 
-/// Seeds the sample data set when the store is empty. On PostgreSQL this holds the seeding
-/// advisory lock, so of several instances started together exactly one seeds. Seeding appends
-/// no events (``EventRecording``): the log starts with the first change a client made; nor is
-/// it held to the queue-time target (``QueueTimeExemption``): no client waits for it.
-func seedSample(into repositories: Repositories, of store: ServiceStore, taxRate: TaxRate, logger: Logger) async throws {
+/// Seeds the sample data set when the store is empty, or finishes a sample an interrupted start
+/// had begun (``SampleData``: all of it or, after a kill, its first steps, which the next start
+/// with `--seed-sample` completes). On PostgreSQL this holds the seeding advisory lock, so of
+/// several instances started together exactly one seeds. Seeding appends no events
+/// (``EventRecording``): the log starts with the first change a client made; nor is it held to
+/// the queue-time target (``QueueTimeExemption``): no client waits for it. `stoppingAfter` ends
+/// the run after that many writes, as a kill would (tests use it). Returns what it created.
+@discardableResult
+func seedSample(
+    into repositories: Repositories, of store: ServiceStore, taxRate: TaxRate, logger: Logger, stoppingAfter writeLimit: Int = .max
+) async throws -> SampleData.Summary? {
     let seed: @Sendable () async throws -> SampleData.Summary? = {
         // No client waits for these writes: a slow first commit must not refuse them.
         try await QueueTimeExemption.exempt {
             try await EventRecording.suspended {
                 try await SampleData.seedIfEmpty(
                     users: repositories.users, restaurants: repositories.restaurants, favorites: repositories.favorites,
-                    menu: repositories.menu, orders: repositories.orders, taxRate: taxRate
+                    menu: repositories.menu, orders: repositories.orders, taxRate: taxRate, stoppingAfter: writeLimit
                 )
             }
         }
@@ -119,6 +125,7 @@ func seedSample(into repositories: Repositories, of store: ServiceStore, taxRate
     } else {
         logger.info("the store holds data already; not seeded")
     }
+    return seeded
 }
 
 extension ServiceStore {
