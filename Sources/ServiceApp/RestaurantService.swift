@@ -47,7 +47,7 @@ public final class RestaurantService: Sendable {
     /// closes the connection pool).
     public func run() async throws {
         defer {
-            removeEndpointsFile()
+            EndpointsFile.remove(from: dataDirectory, ifWrittenBy: ProcessInfo.processInfo.processIdentifier)
             // Last: another svcd may take the directory only once this one is done with it.
             lock.release()
         }
@@ -69,13 +69,6 @@ public final class RestaurantService: Sendable {
     /// SQLite store can; the others throw ``BackupUnavailable``.
     public func backup(to path: String) async throws {
         try await store.backup(to: path)
-    }
-
-    /// A stopped service leaves no `endpoints.json` behind, so clients do not dial a dead
-    /// process; a file rewritten by another instance since is left alone.
-    private func removeEndpointsFile() {
-        guard let file = try? EndpointsFile.read(from: dataDirectory), file.pid == ProcessInfo.processInfo.processIdentifier else { return }
-        try? FileManager.default.removeItem(atPath: EndpointsFile.path(in: dataDirectory))
     }
 
     /// Starts the same graceful shutdown a SIGTERM would.

@@ -121,6 +121,14 @@ public struct EndpointsFile: Sendable, Hashable {
         }
     }
 
+    /// Removes the file in `dataDirectory` if process `pid` wrote it: a stopped svcd leaves none
+    /// behind, so clients do not dial a dead process; a file rewritten by another instance since
+    /// is left alone.
+    public static func remove(from dataDirectory: String, ifWrittenBy pid: Int32) {
+        guard let file = try? read(from: dataDirectory), file.pid == pid else { return }
+        try? FileManager.default.removeItem(atPath: path(in: dataDirectory))
+    }
+
     /// Reads and parses the file in `dataDirectory`.
     public static func read(from dataDirectory: String) throws -> EndpointsFile {
         try read(at: path(in: dataDirectory))

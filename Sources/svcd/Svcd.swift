@@ -166,20 +166,23 @@ struct Svcd: AsyncParsableCommand {
             configuration.databaseConnections = databaseConnections
         }
         let logger = Logger(label: "svcd")
-        let service: RestaurantService
-        do {
-            service = try await buildService(configuration: configuration, logger: logger, logLevel: levelControl, metrics: metrics)
-        } catch {
-            logger.critical("svcd cannot start: \(error)")
-            printError("svcd: cannot start: \(error)")
-            throw ExitCode(SvcdExitCode.forStartup(error))
-        }
-        do {
-            try await service.run()
-        } catch {
-            logger.critical("svcd failed: \(error)")
-            printError("svcd: failed: \(error)")
-            throw ExitCode(SvcdExitCode.failed)
+        try await ShutdownSignals.trapping(dataDirectory: configuration.dataDirectory, logger: logger) { signals in
+            let service: RestaurantService
+            do {
+                service = try await buildService(configuration: configuration, logger: logger, logLevel: levelControl, metrics: metrics)
+            } catch {
+                logger.critical("svcd cannot start: \(error)")
+                printError("svcd: cannot start: \(error)")
+                throw ExitCode(SvcdExitCode.forStartup(error))
+            }
+            signals.serving(service)
+            do {
+                try await service.run()
+            } catch {
+                logger.critical("svcd failed: \(error)")
+                printError("svcd: failed: \(error)")
+                throw ExitCode(SvcdExitCode.failed)
+            }
         }
         logger.info("svcd stopped")
     }

@@ -51,6 +51,70 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// A signal in the instant `endpoints.json` appears (before, svcd's handler came later and
+    /// the default action killed it: exit 143, the file left naming a dead process).
+    @Test func aSigtermAsSoonAsEndpointsJsonAppearsExitsZeroAndLeavesNoFile() async throws {
+        for attempt in 1...5 {
+            let child = try SvcdChild.launch(seed: false)
+            let file = EndpointsFile.path(in: child.dataDirectory)
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !FileManager.default.fileExists(atPath: file), child.isRunning, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            child.send(signal: SIGTERM)
+            let exited = await child.waitForExit(timeout: 15)
+            let status = child.exitStatus
+            let left = FileManager.default.fileExists(atPath: file)
+            let stderr = child.stderrText
+            await child.stop()
+            #expect(exited, "attempt \(attempt): svcd did not exit within 15 s of SIGTERM")
+            #expect(status == 0, "attempt \(attempt): exit status \(String(describing: status)) (nil: killed by the signal); stderr:\n\(stderr)")
+            #expect(!left, "attempt \(attempt): endpoints.json left behind")
+        }
+    }
+
+    /// SIGKILL while the sample is being seeded (or before, or after: wherever it lands), then a
+    /// start with `--seed-sample`: the whole sample is there.
+    @Test func svcdKilledWhileSeedingHoldsTheWholeSampleAfterTheNextStart() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("integration-seedkill-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let dataDirectory = root + "/data"
+        let first = try SvcdChild.launch(seed: true, dataDirectory: dataDirectory)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !FileManager.default.fileExists(atPath: dataDirectory + "/store.sqlite-wal"), first.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try await Task.sleep(for: .milliseconds(300))  // into the seeding, which takes seconds in a debug build
+        first.send(signal: SIGKILL)
+        #expect(await first.waitForExit(timeout: 15))
+        await first.stop()
+
+        let second = try SvcdChild.launch(seed: true, dataDirectory: dataDirectory)
+        do {
+            let endpoints = try await second.endpoints()
+            for (useCase, params) in [
+                (UseCaseName.getUserProfile, ["userId": "u-000060"] as JSONValue), (.getRestaurant, ["restaurantId": "r-000300"]),
+                (.getOrder, ["orderId": "o-000040"]),
+            ] {
+                let reply = try await call(try endpoints.address(useCase), request(params: params))
+                #expect(reply.ok == true, "\(useCase.rawValue) of the sample's last row: \(reply)")
+            }
+            let reply = try await call(try endpoints.address(.listRestaurants), request(params: ["limit": 100]))
+            var count = reply.result?["restaurants"]?.arrayValue?.count ?? 0
+            var cursor = reply.result?["nextCursor"]?.stringValue
+            while let next = cursor {
+                let page = try await call(try endpoints.address(.listRestaurants), request(params: ["limit": 100, "cursor": .string(next)]))
+                count += page.result?["restaurants"]?.arrayValue?.count ?? 0
+                cursor = page.result?["nextCursor"]?.stringValue
+            }
+            #expect(count == 300, "the sample's 300 restaurants, no more and no fewer")
+        } catch {
+            await second.stop()
+            throw error
+        }
+        await second.stop()
+    }
+
     @Test func sigtermStopsTakingRequestsOnEveryEndpoint() async throws {
         try await withSvcd(seed: true) { child in
             let endpoints = try await child.endpoints()

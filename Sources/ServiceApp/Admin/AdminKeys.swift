@@ -53,7 +53,10 @@ public struct AdminKeys: Sendable {
         if FileManager.default.fileExists(atPath: secretFile) {
             let secret = try readKey(secretFile)
             let publicKey = try ZMQCurve.publicKey(fromSecret: secret)
-            if let stored = try? readKey(publicFile), stored != publicKey {
+            if !FileManager.default.fileExists(atPath: publicFile) {
+                // Stopped between the two files the first time: the public half is derived.
+                try write(publicKey + "\n", to: publicFile, mode: 0o644)
+            } else if let stored = try? readKey(publicFile), stored != publicKey {
                 throw AdminKeyError("\(publicFile) does not belong to \(secretFile)")
             }
             return ZMQCurveKeyPair(publicKey: publicKey, secretKey: secret)
@@ -76,16 +79,21 @@ public struct AdminKeys: Sendable {
     }
 
     /// Creates `path` with `mode` from the start (a secret is never readable by others, not even
-    /// briefly), failing if it exists.
+    /// briefly), failing if it exists. Whole or not at all: the text goes to `path.partial`
+    /// first, which is linked to `path` once synced, so a kill half-way leaves no half key.
     private static func write(_ text: String, to path: String, mode: mode_t) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw AdminKeyError("cannot create \(path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
+        let partial = path + ".partial"
+        unlink(partial)  // left by a kill during an earlier start
+        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw AdminKeyError("cannot create \(partial): \(String(cString: strerror(errno)))") }
+        defer { unlink(partial) }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(descriptor) == 0 else {
-            throw AdminKeyError("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
+        let synced = written == bytes.count && fsync(descriptor) == 0
+        let code = errno
+        close(descriptor)
+        guard synced else { throw AdminKeyError("cannot write \(partial): \(String(cString: strerror(code)))") }
+        guard link(partial, path) == 0 else { throw AdminKeyError("cannot create \(path): \(String(cString: strerror(errno)))") }
     }
 }
 

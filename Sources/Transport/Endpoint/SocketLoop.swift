@@ -101,6 +101,12 @@ final class SocketLoop {
             } catch ZMQError.interrupted {
                 outbox.awake()
                 continue
+            } catch ZMQError.terminated {
+                // The context was terminated under the loop: the service is being torn down
+                // (a start-up that failed elsewhere, e.g. another endpoint's port in use).
+                outbox.awake()
+                logger.debug("context terminated; endpoint stops")
+                return
             } catch {
                 outbox.awake()
                 logger.error("poll failed; endpoint stops", metadata: ["error": "\(error)"])

@@ -75,6 +75,10 @@ final class EventStreamLoop {
                 _ = try poller.poll(timeoutMilliseconds: -1)
             } catch ZMQError.interrupted {
                 continue
+            } catch ZMQError.terminated {
+                // Torn down (a start-up that failed elsewhere): not this loop's failure.
+                logger.debug("context terminated; the live event stream stops")
+                return
             } catch {
                 logger.error("poll failed; the live event stream stops", metadata: ["error": "\(error)"])
                 return
