@@ -7,6 +7,8 @@ enum ExitStatus {
     static let ok: Int32 = 0
     /// The service answered with an error.
     static let serviceError: Int32 = 1
+    /// `health`: svcd answered, and at least one of its checks failed (`healthy: false`).
+    static let unhealthy: Int32 = 2
     /// `status`: no svcd process is running.
     static let notRunning: Int32 = 3
     /// `EX_USAGE`: bad command line.

@@ -6,7 +6,8 @@ import WireJSON
 struct HealthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health",
-        abstract: "Show svcd's health checks."
+        abstract: "Show svcd's health checks (exit status 2 when one failed).",
+        discussion: "Exits 0 when svcd is healthy and 2 when it answered but a check failed (e.g. its store cannot be reached), so scripts and probes can test the status."
     )
 
     @OptionGroup var options: GlobalOptions
@@ -15,6 +16,9 @@ struct HealthCommand: ParsableCommand {
         try reportingFailures { () throws(CtlFailure) in
             let result = try AdminClient(options: options).call(op: .health)
             emit(result, options: options, human: Self.render)
+            if result[AdminOperation.Result.healthy]?.boolValue != true {
+                throw CtlFailure(ExitStatus.unhealthy, "svcd is not healthy: a check failed")
+            }
         }
     }
 

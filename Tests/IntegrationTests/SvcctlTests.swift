@@ -308,6 +308,7 @@ private func writeEndpointsFile(
     @Test func adminOpsAgainstAFakeEndpoint() async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        let healthAnswers = HealthAnswers()
         let fake = try FakeAdminEndpoint { request in
             let op = request["op"]?.stringValue ?? ""
             switch op {
@@ -328,7 +329,9 @@ private func writeEndpointsFile(
                     ],
                 ])
             case "health":
-                return FakeAdminEndpoint.ok(request, ["healthy": true, "checks": ["store": "ok"]])
+                // Healthy the first time, then the store check fails.
+                if healthAnswers.next() == 1 { return FakeAdminEndpoint.ok(request, ["healthy": true, "checks": ["store": "ok"]]) }
+                return FakeAdminEndpoint.ok(request, ["healthy": false, "checks": ["store": "PostgreSQL cannot be reached"]])
             case "drain": return FakeAdminEndpoint.ok(request, ["state": "draining"])
             case "resume": return FakeAdminEndpoint.ok(request, ["state": "running"])
             case "backup":
@@ -369,8 +372,11 @@ private func writeEndpointsFile(
             #expect(prometheus.stdout == "svc_requests_total{use_case=\"GetRestaurant\"} 12\n")
 
             let health = try await svcctl(["health", "--data-dir", directory])
-            #expect(health.status == 0)
-            #expect(health.stdout.contains("healthy:"))
+            #expect(health.status == 0, "\(health)")
+            #expect(health.stdout.contains("healthy: yes"), "\(health.stdout)")
+            let unhealthy = try await svcctl(["health", "--data-dir", directory])
+            #expect(unhealthy.status == 2, "a failed check exits 2: \(unhealthy)")
+            #expect(unhealthy.stdout.contains("healthy: no") && unhealthy.stdout.contains("PostgreSQL cannot be reached"), "\(unhealthy.stdout)")
 
             let drain = try await svcctl(["drain", "--json", "--data-dir", directory])
             #expect(try json(drain) == ["state": "draining"])
@@ -386,7 +392,7 @@ private func writeEndpointsFile(
 
             let requests = fake.requests
             #expect(requests.map { $0["op"]?.stringValue ?? "" } == [
-                "status", "status", "endpoints", "stats", "stats", "stats", "health", "drain", "resume", "backup", "setLogLevel",
+                "status", "status", "endpoints", "stats", "stats", "stats", "health", "health", "drain", "resume", "backup", "setLogLevel",
             ])
             #expect(requests.allSatisfy { $0["v"]?.intValue == 1 && $0["id"]?.stringValue?.isEmpty == false && $0["params"]?.objectValue != nil })
         } catch {
@@ -606,6 +612,19 @@ extension SvcctlTests {
                 let status = try await svcctl(["status", "--json", "--data-dir", dataDirectory])
                 #expect(try json(status)["state"]?.stringValue == "running", "the stranger's drain had no effect")
             }
+        }
+    }
+}
+
+/// Counts the fake admin endpoint's `health` answers.
+private final class HealthAnswers: Sendable {
+    private let count = Mutex(0)
+
+    /// The number of this answer, from 1.
+    func next() -> Int {
+        count.withLock { count in
+            count += 1
+            return count
         }
     }
 }
