@@ -28,7 +28,7 @@ let package = Package(
         // Its async functions run on their caller's executor (NonisolatedNonsendingByDefault):
         // an endpoint's use case then runs on the endpoint's socket thread instead of switching
         // to the generic executor and back around every repository call, and each switch there
-        // is a queued job (see Docs/BENCHMARKS.md, "Executor switches per request").
+        // is a queued job (see Docs/benchmarks/HISTORY.md, "Why the endpoint's work runs on its socket thread").
         .target(name: "Domain", swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
         // Repository implementations behind Domain's protocols: SQLite (the embedded default,
         // with group commit), PostgreSQL (several svcd instances on one database) and in-memory

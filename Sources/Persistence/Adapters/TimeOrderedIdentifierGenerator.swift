@@ -8,7 +8,7 @@ import Domain
 /// index instead of at a random leaf, so a commit of twenty new users dirties (and writes to
 /// SQLite's log) one leaf page of that index instead of twenty. On the SQLite store this made
 /// durable RegisterUser 25–30 % faster and cut its p99 from tens of milliseconds to a few
-/// (Docs/BENCHMARKS-HISTORY.md, "Why the write path is as it is").
+/// (Docs/benchmarks/HISTORY.md, "Why the write path is as it is").
 ///
 /// Formatted here from the system generator (`getrandom`) rather than with Foundation's `UUID`,
 /// which on Linux opens and reads `/dev/urandom` for every id: a measurable cost when every

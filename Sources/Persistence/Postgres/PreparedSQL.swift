@@ -4,7 +4,7 @@ import PostgresNIO
 /// A statement of the PostgreSQL store that each connection prepares once, by name, and then
 /// only binds and executes. PostgreSQL parses and plans an unnamed statement (what a
 /// `PostgresQuery` sends) on every execution, which for the hot one-row statements cost the
-/// server as much CPU as the work itself (Docs/BENCHMARKS-HISTORY.md, "Why the PostgreSQL store is as it is").
+/// server as much CPU as the work itself (Docs/benchmarks/HISTORY.md, "Why the PostgreSQL store is as it is").
 protocol PreparedSQL {
     /// Unique among the store's statements, and a literal: postgres-nio's default name is made
     /// by reflection on every execution.
