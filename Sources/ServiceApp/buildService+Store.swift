@@ -62,8 +62,9 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
         let postgres = PostgresStore(
             configuration: storeConfiguration, clock: clock, events: events, logger: storeLogger, backgroundLogger: storeLogger.floored(at: .warning)
         )
-        postgres.start()
         do {
+            try await postgres.checkAccess()
+            postgres.start()
             let migrations = try await postgres.migrate()
             logger.info("opened store", metadata: [
                 "kind": "postgres", "database": "\(url)", "migrationsApplied": "\(migrations.isEmpty ? "none" : migrations.joined(separator: ", "))",
@@ -71,6 +72,9 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
             for warning in try await postgres.durabilityWarnings() {
                 logger.warning("an ok may not survive a crash of the database", metadata: ["database": "\(url)", "reason": "\(warning)"])
             }
+        } catch let refused as PostgresAccessRefused {
+            await postgres.close()
+            throw StoreOpenFailure(description: "cannot open the PostgreSQL database \(url): \(refused)", reachable: true, misconfigured: true)
         } catch {
             await postgres.close()
             throw StoreOpenFailure(description: "cannot open the PostgreSQL database \(url): \(error)", reachable: false)
@@ -144,4 +148,7 @@ public struct StoreOpenFailure: Error, CustomStringConvertible {
     /// Whether the store could be reached (a file that cannot be opened, a bad configuration)
     /// or not (a database server that did not answer in time: may work later).
     public let reachable: Bool
+    /// Whether the database refused this configuration (its role, password, database name or
+    /// privileges): only a change of configuration helps, not a restart.
+    public var misconfigured = false
 }

@@ -17,15 +17,19 @@ enum SvcdExitCode {
     /// `EX_CANTCREAT`: the data directory is in use by another svcd (its lock is held).
     static let dataDirectoryInUse: Int32 = 73
     /// `EX_IOERR`: the data directory or the store's files cannot be created, opened or
-    /// restricted.
+    /// restricted (its key files included).
     static let dataDirectoryUnusable: Int32 = 74
+    /// `EX_CONFIG`: the database refused the configuration (`--store postgres`: the role, its
+    /// password, the database's name or the role's privileges); restarting cannot help.
+    static let misconfigured: Int32 = 78
 
     /// The status for a start-up `error`.
     static func forStartup(_ error: any Error) -> Int32 {
         switch error {
         case is DataDirectoryInUse: dataDirectoryInUse
-        case is DataDirectoryError: dataDirectoryUnusable
+        case is DataDirectoryError, is AdminKeyError: dataDirectoryUnusable
         case is EndpointBindFailure, is HTTPListenFailure: cannotBind
+        case let failure as StoreOpenFailure where failure.misconfigured: misconfigured
         case let failure as StoreOpenFailure: failure.reachable ? dataDirectoryUnusable : storeUnreachable
         default: failed
         }

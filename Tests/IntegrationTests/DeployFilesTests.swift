@@ -41,4 +41,15 @@ import WireContract
             }
         }
     }
+
+    /// Bad flags (64), a data directory held by another svcd (73) and a database that refuses the
+    /// configuration (78) are not restarted: a restart cannot fix them. The units and OPERATIONS agree.
+    @Test func theUnitsDoNotRestartWhatARestartCannotFix() throws {
+        let codes = "64 73 78"
+        for unit in ["Deploy/svcd.service", "Deploy/svcd@.service"] {
+            let lines = try Self.text(unit).split(separator: "\n").filter { $0.hasPrefix("RestartPreventExitStatus=") }
+            #expect(lines == ["RestartPreventExitStatus=\(codes)"], "\(unit): \(lines)")
+        }
+        #expect(try Self.text("Docs/OPERATIONS.md").contains("restart svcd after 64, 73 or 78 (`RestartPreventExitStatus`)"))
+    }
 }

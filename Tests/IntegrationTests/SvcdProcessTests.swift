@@ -209,6 +209,31 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
         #expect(!FileManager.default.fileExists(atPath: directory + "/endpoints.json"), "a failed start binds nothing")
     }
 
+    /// A database that refuses svcd's configuration is exit 78 (EX_CONFIG, not restarted by the
+    /// units) at once, with the server's reason, and not "cannot be reached" after 10 s (69).
+    @Test func svcdRefusedByItsDatabaseExitsSeventyEightWithTheServersReason() async throws {
+        try await withPostgres(fsync: false) { server in
+            _ = try await server.psql("CREATE ROLE lowly LOGIN")
+            let base = "postgres://\(server.user)@127.0.0.1:\(server.port)"
+            for (url, reason) in [
+                ("\(base)/no_such_database", "database \"no_such_database\" does not exist (SQLSTATE 3D000)"),
+                ("postgres://no_such_role@127.0.0.1:\(server.port)/svc", "role \"no_such_role\" does not exist (SQLSTATE 28000)"),
+                ("postgres://lowly@127.0.0.1:\(server.port)/svc", "permission denied for schema public (SQLSTATE 42501)"),
+            ] {
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("integration-refused-\(UUID().uuidString)").path
+                defer { try? FileManager.default.removeItem(atPath: directory) }
+                let started = ContinuousClock.now
+                let outcome = try await runTool(
+                    try ExecutableLocator.svcd(), ["--port-base", "0", "--data-dir", directory, "--store", "postgres", "--database-url", url], timeout: 60
+                )
+                #expect(outcome.status == 78, "\(url): \(outcome)")
+                #expect(ContinuousClock.now - started < .seconds(8), "\(url): refused at once, not after the 10 s wait for an absent database")
+                #expect(outcome.stderr.contains(reason), "\(url): \(outcome.stderr)")
+                #expect(!outcome.stderr.contains("cannot be reached"), "\(url): one cause, not an outage: \(outcome.stderr)")
+            }
+        }
+    }
+
     @Test func placeOrderWithDiscountAboveSubtotalIsRefusedNotFatal() async throws {
         try await withSvcd(seed: false) { child in
             let wire = Wire(endpoints: try await child.endpoints())

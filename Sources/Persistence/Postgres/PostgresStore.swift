@@ -258,30 +258,53 @@ public final class PostgresStore: Service, Sendable {
     /// Creates or updates the schema: every migration of ``PostgresSchema`` not yet recorded in
     /// `schema_migrations` is applied, all in one transaction that first takes an advisory lock,
     /// so instances starting at once wait for each other and each migration runs exactly once.
-    /// Returns the names of the migrations this call applied.
+    /// Returns the names of the migrations this call applied. A role without the privileges the
+    /// schema needs is ``PostgresAccessRefused``.
     @discardableResult
     public func migrate() async throws -> [String] {
-        try await bounded(connectLimit: configuration.startupWait, runLimit: .seconds(120)) { client, logger, progress in
-            try await client.withTransaction(logger: logger) { connection in
-                let held = self.holding(connection, progress)
-                defer { self.release(held) }
-                // Another instance may be migrating: wait for it as long as it takes.
-                try await connection.run("SET LOCAL lock_timeout = 0", logger)
-                try await connection.run("SET LOCAL statement_timeout = 0", logger)
-                try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.Lock.migrations))", logger)
-                try await connection.run(PostgresQuery(unsafeSQL: PostgresSchema.migrationsTable), logger)
-                let applied = Set(try await connection.rows("SELECT name FROM schema_migrations", logger) { try $0.decode(String.self) })
-                var ran: [String] = []
-                for (name, sql) in PostgresSchema.migrations where !applied.contains(name) {
-                    for statement in PostgresSchema.statements(of: sql) {
-                        try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
+        do {
+            return try await bounded(connectLimit: configuration.startupWait, runLimit: .seconds(120)) { client, logger, progress in
+                try await client.withTransaction(logger: logger) { connection in
+                    let held = self.holding(connection, progress)
+                    defer { self.release(held) }
+                    // Another instance may be migrating: wait for it as long as it takes.
+                    try await connection.run("SET LOCAL lock_timeout = 0", logger)
+                    try await connection.run("SET LOCAL statement_timeout = 0", logger)
+                    try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.Lock.migrations))", logger)
+                    try await connection.run(PostgresQuery(unsafeSQL: PostgresSchema.migrationsTable), logger)
+                    let applied = Set(try await connection.rows("SELECT name FROM schema_migrations", logger) { try $0.decode(String.self) })
+                    var ran: [String] = []
+                    for (name, sql) in PostgresSchema.migrations where !applied.contains(name) {
+                        for statement in PostgresSchema.statements(of: sql) {
+                            try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
+                        }
+                        try await connection.run("INSERT INTO schema_migrations (name) VALUES (\(name))", logger)
+                        ran.append(name)
                     }
-                    try await connection.run("INSERT INTO schema_migrations (name) VALUES (\(name))", logger)
-                    ran.append(name)
+                    return ran
                 }
-                return ran
             }
+        } catch {
+            throw PostgresAccessRefused.from(error, url: url) ?? error
         }
+    }
+
+    /// Connects once, outside the pool (which retries a refused connection until its wait ends
+    /// and reports only that it had none), to hear the server's own reason for a refusal: a
+    /// wrong role or password, or no such database, is ``PostgresAccessRefused`` at once. A
+    /// server that is away or slow passes: the pool's wait then says so. Call it before
+    /// ``start()``, so nothing else is waiting on the pool meanwhile.
+    public func checkAccess() async throws {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                on: Self.eventLoops.any(), configuration: Self.listenerConfiguration(configuration), id: 0, logger: backgroundLogger
+            )
+        } catch {
+            if let refused = PostgresAccessRefused.from(error, url: url) { throw refused }
+            return
+        }
+        try? await connection.close()
     }
 
     /// What in the server's settings lets an acknowledged write be lost when the database server
