@@ -8,7 +8,7 @@
 # measures itself (getrusage over its send/receive loop) divided by its requests. Each rate and
 # round prints both, their ratio, and the verdict on the goal (svcctl ≤ 30 µs of CPU per request).
 #
-# usage: Benchmarks/stress-cost.sh   (after `swift build -c release --product svcd --product svcctl`)
+# usage: Benchmarks/stress-cost.sh   (after `swift build -c release --product svcd && swift build -c release --product svcctl`)
 # environment: SVCD, SVCCTL (.build/release/…), RATES ("2500 5000 8000"), ROUNDS (2),
 #              LONG_SECONDS (8), SHORT_SECONDS (2), CLIENTS (64), CC (cc)
 set -euo pipefail
@@ -17,7 +17,7 @@ source "$(dirname "$0")/c/common.sh"
 SVCD=${SVCD:-$here/../../.build/release/svcd}
 SVCCTL=${SVCCTL:-$here/../../.build/release/svcctl}
 for tool in "$SVCD" "$SVCCTL"; do
-    [[ -x $tool ]] || { echo "no $tool: run 'swift build -c release --product svcd --product svcctl'" >&2; exit 1; }
+    [[ -x $tool ]] || { echo "no $tool: run 'swift build -c release --product svcd && swift build -c release --product svcctl'" >&2; exit 1; }
 done
 rates=(${RATES:-2500 5000 8000})
 rounds=${ROUNDS:-2}

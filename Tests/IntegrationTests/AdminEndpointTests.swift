@@ -183,6 +183,25 @@ private func localAdminKeys(_ endpoints: EndpointsFile) throws -> ZMQCurveKeyPai
         }
     }
 
+    @Test func backupCreatesMissingDirectoriesAndRefusesOneItCannotMakeNamingIt() async throws {
+        try await withSvcd(seed: false) { child in
+            let endpoints = try await child.endpoints()
+            let root = URL(fileURLWithPath: child.dataDirectory).deletingLastPathComponent().path
+            let nested = root + "/backups/2026/11/store.sqlite"
+            let made = try #require(try await admin(endpoints, "backup", ["path": .string(nested)]))
+            #expect(made.ok == true, "\(made)")
+            #expect(FileManager.default.fileExists(atPath: nested))
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: root + "/backups")[.posixPermissions] as? Int)
+            #expect(mode == 0o700, "created directories are svcd's user's alone: \(String(mode, radix: 8))")
+
+            let file = root + "/a-file"
+            try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+            let refused = try #require(try await admin(endpoints, "backup", ["path": .string(file + "/inside/store.sqlite")]))
+            #expect(refused.code == "invalid_input", "\(refused)")
+            #expect(refused.message?.contains("cannot create the directory \(file)/inside") == true, "\(refused)")
+        }
+    }
+
     @Test func shutdownAnswersEveryRequestInFlightThenSvcdExitsZero() async throws {
         try await withSvcd(seed: true) { child in
             let endpoints = try await child.endpoints()

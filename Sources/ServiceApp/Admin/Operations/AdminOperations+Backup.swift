@@ -6,7 +6,7 @@ import WireJSON
 
 extension AdminOperations {
     /// `backup`: a consistent online copy of the SQLite store at `path` (absolute; never
-    /// overwrites, and its directory must exist). Other stores answer `unavailable`.
+    /// overwrites; missing directories are created). Other stores answer `unavailable`.
     func backup(_ params: JSONObject) async throws -> JSONValue {
         if store.kind != .sqlite {
             do {
@@ -24,8 +24,15 @@ extension AdminOperations {
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw WireError(.invalidInput, "directory \(directory) does not exist")
+        if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            if let failure = Self.makeDirectories(directory) {
+                throw WireError(.invalidInput, "cannot create the directory \(failure.path): \(failure.reason)\(Self.whereSvcdMayWrite)")
+            }
+        } else if !isDirectory.boolValue {
+            throw WireError(.invalidInput, "\(directory) is not a directory")
+        }
+        guard access(directory, W_OK) == 0 else {
+            throw WireError(.invalidInput, "svcd cannot write to \(directory): \(String(cString: strerror(errno)))\(Self.whereSvcdMayWrite)")
         }
         do {
             try await store.backup(to: path)
@@ -38,5 +45,23 @@ extension AdminOperations {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         logger.notice("backup written", metadata: ["path": "\(path)", "bytes": "\(bytes)"])
         return object([(AdminOperation.Result.path, .string(path)), (AdminOperation.Result.bytes, .int(bytes))])
+    }
+
+    /// What an operator who hit a read-only or forbidden directory needs to know: under the
+    /// systemd units svcd writes only its state directories.
+    private static let whereSvcdMayWrite =
+        " (under the systemd units svcd may write only its state directories, /var/lib/svcd and /var/lib/svcd-backups, and its /tmp is private to it)"
+
+    /// `mkdir -p` with mode 0700 (private to svcd's user, as the backups themselves are); the
+    /// directory that could not be made and the system's reason, or `nil`.
+    private static func makeDirectories(_ directory: String) -> (path: String, reason: String)? {
+        var path = ""
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0, errno != EEXIST {
+                return (path, String(cString: strerror(errno)))
+            }
+        }
+        return nil
     }
 }
