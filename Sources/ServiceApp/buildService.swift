@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Logging
+import Metrics
 import Persistence
 import ServiceLifecycle
 import Synchronization
@@ -55,6 +56,9 @@ public func buildService(
         authenticator = ZAPAuthenticator(
             allowed: ClientKeyList(path: clientKeysPath), guarding: "a use-case endpoint", logger: securityLogger, metrics: metrics.factory
         )
+    } else {
+        // Registered at 0: nothing is refused on plaintext endpoints, and the series exists.
+        _ = Counter(label: ZAPAuthenticator.refusalMetric, factory: metrics.factory)
     }
     let context = try ZMQContext()
     let availability = ServiceAvailability()

@@ -87,6 +87,7 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
             #expect(text.contains(#"svc_replies_dropped_total{use_case="GetRestaurant"} 0"#), "\(text)")
             #expect(text.contains("# TYPE svc_store_commit_batch_size histogram"), "\(text)")
             #expect(text.contains("# TYPE svc_store_commit_duration_seconds histogram"), "\(text)")
+            #expect(text.contains("\nsvc_refused_clients_total 0\n"), "the refusal counter exists at 0 without --client-keys: \(text)")
             #expect(!text.contains("quantile="), "latency is a histogram, not quantile gauges")
 
             let families = try await parsedByPrometheusClient(text)

@@ -39,8 +39,12 @@ public final class ZAPAuthenticator: Sendable {
         self.allowed = allowed
         self.guarded = guarded
         self.logger = logger
-        refusalCounter = Counter(label: "svc_refused_clients_total", factory: metrics)
+        refusalCounter = Counter(label: Self.refusalMetric, factory: metrics)
     }
+
+    /// The counter of refused handshakes. svcd shows it, at 0, without `--client-keys` too, so
+    /// dashboards and alerts need not tell a missing series from no refusals.
+    public static let refusalMetric = "svc_refused_clients_total"
 
     /// The inproc address where the endpoint `name` publishes its failed handshakes.
     public static func handshakeMonitor(for name: String) -> String {
