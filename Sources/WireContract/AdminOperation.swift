@@ -113,6 +113,20 @@ public enum AdminOperation: String, Sendable, Hashable, CaseIterable {
         public static let level = Parameter.level
     }
 
+    /// The values of `health`'s `checks.store`: the store answered a read (`ok`, or `in memory`
+    /// for the memory store), or its storage is full and writes are refused until one succeeds
+    /// again (`full`); a store that does not answer is `failed: <reason>`.
+    public enum StoreCheck {
+        /// The store answered.
+        public static let ok = "ok"
+        /// The memory store.
+        public static let inMemory = "in memory"
+        /// Writes find the storage full.
+        public static let full = "full"
+        /// The prefix of a store that did not answer.
+        public static let failedPrefix = "failed: "
+    }
+
     /// The service's state, as ``Result/state`` reports it.
     /// The members of `describe`'s result: `{"protocol", "useCases": [{"name", "write",
     /// "params", "result", "errors"}], "events": [{"type", "data"}], "eventLog": {"params",

@@ -12,6 +12,9 @@ public enum RepositoryFailure: Error, Sendable, Hashable, CustomStringConvertibl
     /// for its turn (a group commit, a pooled connection) and was given up before it ran;
     /// nothing was written, so the request may be sent again after a pause.
     case busy(reason: String)
+    /// The store's disk (or database) is full: nothing was written, and the write may be sent
+    /// again once space is freed. Reads go on.
+    case storageFull(reason: String)
 
     /// A plain-words explanation.
     public var description: String {
@@ -19,6 +22,7 @@ public enum RepositoryFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .unavailable(let reason): "the store is unavailable: \(reason)"
         case .outcomeUnknown(let reason): "the outcome of the write is unknown: \(reason)"
         case .busy(let reason): "the store is busy: \(reason)"
+        case .storageFull(let reason): "the store's storage is full: \(reason)"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Logging
+import Metrics
 import NIOPosix
 import PostgresNIO
 import ServiceLifecycle
@@ -70,6 +71,8 @@ public final class PostgresStore: Service, Sendable {
 
     /// Where the database is (password hidden in its description).
     public let url: PostgresURL
+    /// Whether writes find the database's disk full (SQLSTATE 53100), until one commits again.
+    public let fullness: StorageFullness
     let configuration: Configuration
     let clock: any WallClock
     let logger: Logger
@@ -107,6 +110,7 @@ public final class PostgresStore: Service, Sendable {
         backgroundLogger: Logger? = nil
     ) {
         self.url = configuration.url
+        fullness = StorageFullness(place: "\(configuration.url)", logger: logger, metrics: MetricsSystem.factory)
         self.configuration = configuration
         self.clock = clock
         self.events = events
@@ -422,6 +426,7 @@ public final class PostgresStore: Service, Sendable {
                     }
                 }
                 note(.success(()))
+                fullness.wrote()
                 if value.appended { sequencer.wake() }
                 return value.value
             } catch let error where PostgresFailure.isRetryable(error) && attempt < 3 {
@@ -429,7 +434,7 @@ public final class PostgresStore: Service, Sendable {
                 logger.debug("retrying a write after a deadlock or serialization failure", metadata: ["attempt": "\(attempt)"])
             } catch {
                 note(.failure(error))
-                throw PostgresFailure.uncommitted(error)
+                throw writeFailure(error)
             }
         }
     }
@@ -453,11 +458,19 @@ public final class PostgresStore: Service, Sendable {
                 }
             }
             note(.success(()))
+            fullness.wrote()
             return value
         } catch {
             note(.failure(error))
-            throw PostgresFailure.uncommitted(error)
+            throw writeFailure(error)
         }
+    }
+
+    /// What the caller of a write that failed with `error` is told: a full disk (SQLSTATE 53100)
+    /// is ``RepositoryFailure/storageFull(reason:)`` and noted in ``fullness``.
+    private func writeFailure(_ error: any Error) -> any Error {
+        if PostgresFailure.sqlState(error) == "53100" { return fullness.refused(PostgresFailure.summary(error)) }
+        return PostgresFailure.uncommitted(error)
     }
 
     /// The transaction of ``write(claim:_:)`` on a leased connection: its value, and whether it

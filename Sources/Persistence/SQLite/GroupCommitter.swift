@@ -42,13 +42,13 @@ final class GroupCommitter: Sendable {
     private typealias Answer = @Sendable ((any Error)?) -> Void
 
     /// A queued write. `perform` runs it and returns its answer: with `alone`, inside its own
-    /// savepoint, so a failure rolls back only this write and becomes its answer; without, a
-    /// failure is thrown. `fail` answers a write that never ran.
+    /// savepoint, so a failure rolls back only this write and becomes its answer (and is
+    /// returned too); without, a failure is thrown. `fail` answers a write that never ran.
     private struct PendingWrite: Sendable {
         /// When the write is refused unrun if its batch has not started (`nil`: never, e.g.
         /// for seeding, see ``QueueTimeExemption``).
         let refusedAfter: ContinuousClock.Instant?
-        let perform: @Sendable (Database, _ alone: Bool) throws -> Answer
+        let perform: @Sendable (Database, _ alone: Bool) throws -> (answer: Answer, failure: (any Error)?)
         let fail: @Sendable (any Error) -> Void
     }
 
@@ -90,7 +90,7 @@ final class GroupCommitter: Sendable {
                     } else {
                         result = .success(try body(db))
                     }
-                    return { commitError in
+                    let answer: Answer = { commitError in
                         if let commitError {
                             continuation.resume(throwing: commitError)
                         } else {
@@ -98,6 +98,8 @@ final class GroupCommitter: Sendable {
                             continuation.resume(with: result)
                         }
                     }
+                    if case .failure(let failure) = result { return (answer, failure) }
+                    return (answer, nil)
                 },
                 fail: { continuation.resume(throwing: $0) }
             )
@@ -168,7 +170,7 @@ final class GroupCommitter: Sendable {
         answers.reserveCapacity(batch.count)
         do {
             try db.inTransaction(.immediate) {
-                for write in batch { answers.append(try write.perform(db, false)) }
+                for write in batch { answers.append(try write.perform(db, false).answer) }
                 return .commit
             }
         } catch {
@@ -176,10 +178,12 @@ final class GroupCommitter: Sendable {
             do {
                 try db.inTransaction(.immediate) {
                     for write in batch {
-                        answers.append(try write.perform(db, true))
+                        let (answer, failure) = try write.perform(db, true)
+                        answers.append(answer)
                         // Some errors (disk full, I/O) make SQLite roll the whole transaction
-                        // back; the writes after it would then run outside any transaction.
-                        guard db.isInsideTransaction else { throw StoreError.transactionLost }
+                        // back; the writes after it would then run outside any transaction. The
+                        // batch fails with that error, so each caller learns why (storage full).
+                        guard db.isInsideTransaction else { throw failure ?? StoreError.transactionLost }
                     }
                     return .commit
                 }

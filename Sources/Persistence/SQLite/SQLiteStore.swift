@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Logging
 import Metrics
 
 /// The SQLite database behind the repositories: one file in WAL mode with `synchronous = FULL`,
@@ -22,6 +23,9 @@ public final class SQLiteStore: Sendable {
     /// The newest events, handed over at each commit, for the live stream.
     let tail: EventTail
 
+    /// Whether writes find the disk full (``write(_:committed:)`` keeps it).
+    public let fullness: StorageFullness
+
     private let pool: DatabasePool
     private let committer: GroupCommitter
 
@@ -31,11 +35,13 @@ public final class SQLiteStore: Sendable {
     /// transaction (`nil` appends none: only for measuring what the event log costs); each group
     /// commit's size and duration go to `metrics` (by default the process-wide
     /// `MetricsSystem.factory`). A write that waited longer than `queueTimeTarget` for its group
-    /// commit is refused unrun (``RepositoryFailure/busy(reason:)``); `nil` refuses none.
+    /// commit is refused unrun (``RepositoryFailure/busy(reason:)``); `nil` refuses none. A full
+    /// disk is logged to `logger` (at most once per ``StorageFullness/logInterval``).
     public init(
         path: String, clock: any WallClock = SystemWallClock(), events: (any EventEncoding)?, queueTimeTarget: Duration? = nil,
-        metrics: any MetricsFactory = MetricsSystem.factory
+        metrics: any MetricsFactory = MetricsSystem.factory, logger: Logger = Logger(label: "svc.sqlite")
     ) throws {
+        fullness = StorageFullness(place: path, logger: logger, metrics: metrics)
         self.clock = clock
         self.events = events
         var configuration = Configuration()
@@ -53,11 +59,18 @@ public final class SQLiteStore: Sendable {
     }
 
     /// Runs `body` in the next group commit; returns once it is durable. `committed` (see
-    /// `GroupCommitter.write`) runs right after the commit, in commit order.
+    /// `GroupCommitter.write`) runs right after the commit, in commit order. A disk with no room
+    /// left is ``RepositoryFailure/storageFull(reason:)`` (nothing was written).
     func write<T: Sendable>(
         _ body: @escaping @Sendable (Database) throws -> T, committed: (@Sendable (T) -> Void)? = nil
     ) async throws -> T {
-        try await committer.write(body, committed: committed)
+        do {
+            let value = try await committer.write(body, committed: committed)
+            fullness.wrote()
+            return value
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw fullness.refused(error)
+        }
     }
 
     /// Runs `body` in the next group commit as the write `claim` binds, and returns once it is

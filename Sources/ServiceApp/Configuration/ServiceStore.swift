@@ -61,7 +61,16 @@ enum ServiceStore: Sendable {
     }
 
     /// How the SQLite store grouped writes into commits (`nil` for the other stores).
-    var commitStatistics: GroupCommitStatistics? {
+    /// Whether writes find the store's storage full (until one commits again).
+    var isFull: Bool {
+        switch self {
+        case .sqlite(let store): store.fullness.isFull
+        case .postgres(let store): store.fullness.isFull
+        case .memory: false
+        }
+    }
+
+        var commitStatistics: GroupCommitStatistics? {
         if case .sqlite(let store) = self { return store.commitStatistics }
         return nil
     }

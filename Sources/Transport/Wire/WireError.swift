@@ -27,7 +27,7 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(code.rawValue): \(message)" }
 
     /// The one place where errors become wire codes: domain errors by kind; wire errors as they
-    /// are; an unreachable store is `unavailable` (nothing happened) and a write whose commit
+    /// are; an unreachable store, or one whose storage is full, is `unavailable` (nothing happened) and a write whose commit
     /// outcome is unknown is `internal` with the outcome ``WireErrorOutcome/unknown``; anything
     /// else is `internal` (its details are logged, not sent).
     public init(mapping error: any Error) {
@@ -49,6 +49,8 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
                 self.init(.unavailable, "the database cannot be reached; the request had no effect, send it again later")
             case .busy:
                 self.init(.overloaded, "the service is too busy to take this request now; it had no effect, send it again after a pause")
+            case .storageFull:
+                self.init(.unavailable, "storage is full: the service cannot write; the request had no effect, send it again once space is freed")
             case .outcomeUnknown:
                 self.init(
                     .internal, "the connection to the database was lost while the write was being committed, so its outcome is unknown; retrying with the same idempotencyKey is safe",
