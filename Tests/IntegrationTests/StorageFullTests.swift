@@ -67,6 +67,29 @@ import Glibc
         #expect(child.exitStatus == 0, "\(child.stderrText)")
     }
 
+    /// The sample store is ~720 KB: seeding it must not need tens of megabytes of log first (it
+    /// did: 16 MiB was not enough).
+    @Test func seedingTheSampleFitsOnADiskOfTwoMebibytes() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("smalldisk-\(UUID().uuidString)").path
+        let dataDirectory = root + "/data"
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let mount = try await runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", dataDirectory], timeout: 30)
+        try #require(mount.status == 0, "this test mounts a small tmpfs and needs root: mount said \(mount.stderr)")
+        defer { _ = umount2(dataDirectory, Int32(MNT_DETACH)) }
+        let child = try SvcdChild.launch(seed: true, dataDirectory: dataDirectory)
+        do {
+            let endpoints = try await child.endpoints()
+            let reply = try await call(try endpoints.address(.getOrder), request(params: ["orderId": "o-000040"]))
+            #expect(reply.ok == true, "the sample's last row: \(reply)")
+        } catch {
+            await child.stop()
+            Issue.record("svcd could not seed on 2 MiB: \(child.stderrText)")
+            throw error
+        }
+        await child.stop()
+    }
+
     /// Writes zeros to `path` until the file system has no room left.
     private func fillDisk(at path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)

@@ -126,7 +126,7 @@ public final class SQLiteStore: Sendable {
     public static let connectionSettings = """
         PRAGMA synchronous = FULL;
         PRAGMA cache_size = -65536;
-        PRAGMA wal_autocheckpoint = 10000;
+        PRAGMA wal_autocheckpoint = \(servingCheckpointPages);
         PRAGMA journal_size_limit = 4194304;
         PRAGMA temp_store = MEMORY;
         """
@@ -158,10 +158,17 @@ public final class SQLiteStore: Sendable {
     /// megabytes of log), and every commit after it syncs again (``syncEveryCommit(_:)``), also
     /// when `body` throws. A load that committed nothing (the store was seeded already) leaves
     /// nothing to sync, and start-up does not wait for a checkpoint.
+    ///
+    /// The log is checkpointed every ``bulkLoadCheckpointPages`` pages meanwhile, not every
+    /// 10,000 as in service: a load's thousands of small commits would otherwise grow the `-wal`
+    /// file to tens of megabytes for a store of under one (a 16 MiB disk could not take the
+    /// 720 KB sample); so a load needs little more room than the store it makes.
     public func bulkLoad<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         let pool = self.pool
         try await Self.offThePool {
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = \(Self.bulkLoadCheckpointPages)")
+            }
         }
         let commitsBefore = committer.statistics.commits
         let result: Result<T, any Error>
@@ -174,11 +181,17 @@ public final class SQLiteStore: Sendable {
         try await Self.offThePool {
             try pool.writeWithoutTransaction { db in
                 if committed { _ = try db.checkpoint(.truncate) }
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.servingCheckpointPages)")
                 try Self.syncEveryCommit(db)
             }
         }
         return try result.get()
     }
+
+    /// `wal_autocheckpoint` while serving (``connectionSettings``): ~40 MB of log between checkpoints.
+    static let servingCheckpointPages = 10_000
+    /// `wal_autocheckpoint` during ``bulkLoad(_:)``: ~400 KB of log between checkpoints.
+    static let bulkLoadCheckpointPages = 100
 
     /// The highest seq of the event log, as of the last commit.
     public var lastEventSeq: Int64 { tail.lastSeq }
