@@ -1,3 +1,4 @@
+import Domain
 import ServiceApp
 
 /// svcd's exit statuses (`sysexits.h` where one fits), documented in Docs/OPERATIONS.md.
@@ -17,7 +18,7 @@ enum SvcdExitCode {
     /// `EX_CANTCREAT`: the data directory is in use by another svcd (its lock is held).
     static let dataDirectoryInUse: Int32 = 73
     /// `EX_IOERR`: the data directory or the store's files cannot be created, opened or
-    /// restricted (its key files included).
+    /// restricted (its key files included), or its disk is full.
     static let dataDirectoryUnusable: Int32 = 74
     /// `EX_CONFIG`: the database refused the configuration (`--store postgres`: the role, its
     /// password, the database's name or the role's privileges); restarting cannot help.
@@ -28,6 +29,7 @@ enum SvcdExitCode {
         switch error {
         case is DataDirectoryInUse: dataDirectoryInUse
         case is DataDirectoryError, is AdminKeyError: dataDirectoryUnusable
+        case RepositoryFailure.storageFull: dataDirectoryUnusable
         case is EndpointBindFailure, is HTTPListenFailure: cannotBind
         case let failure as StoreOpenFailure where failure.misconfigured: misconfigured
         case let failure as StoreOpenFailure: failure.reachable ? dataDirectoryUnusable : storeUnreachable

@@ -178,12 +178,16 @@ public final class SQLiteStore: Sendable {
             result = .failure(error)
         }
         let committed = committer.statistics.commits != commitsBefore
-        try await Self.offThePool {
-            try pool.writeWithoutTransaction { db in
-                if committed { _ = try db.checkpoint(.truncate) }
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.servingCheckpointPages)")
-                try Self.syncEveryCommit(db)
+        do {
+            try await Self.offThePool {
+                try pool.writeWithoutTransaction { db in
+                    if committed { _ = try db.checkpoint(.truncate) }
+                    try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.servingCheckpointPages)")
+                    try Self.syncEveryCommit(db)
+                }
             }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw fullness.refused(error)
         }
         return try result.get()
     }
