@@ -67,6 +67,60 @@ import Glibc
         #expect(child.exitStatus == 0, "\(child.stderrText)")
     }
 
+    /// The same on PostgreSQL: its database in a tablespace on a 12 MiB tmpfs that fills (SQLSTATE
+    /// 53100 `disk_full`).
+    @Test func aFullPostgresTablespaceRefusesWritesAsUnavailableAndRecovers() async throws {
+        try await withPostgres(fsync: false) { server in
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("pgfull-\(UUID().uuidString)").path
+            let space = root + "/tablespace"
+            try FileManager.default.createDirectory(atPath: space, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let mount = try await runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=12m", "tmpfs", space], timeout: 30)
+            try #require(mount.status == 0, "this test mounts a small tmpfs and needs root: mount said \(mount.stderr)")
+            defer { _ = umount2(space, Int32(MNT_DETACH)) }
+            // The server runs as the cluster's user (postgres under root), which must own it.
+            let owner = try await runTool("/bin/chown", [server.user, space], timeout: 30)
+            try #require(owner.status == 0, "\(owner)")
+            let name = "full_\(UUID().uuidString.prefix(8).lowercased())"
+            _ = try await server.psql("CREATE TABLESPACE \(name) LOCATION '\(space)'", database: "postgres")
+            _ = try await server.psql("CREATE DATABASE \(name) TABLESPACE \(name)", database: "postgres")
+            defer { Task { _ = try? await server.psql("DROP DATABASE IF EXISTS \(name)", database: "postgres") } }
+
+            let child = try SvcdChild.launch(seed: false, arguments: ["--store", "postgres", "--database-url", server.url(database: name)])
+            do {
+                let endpoints = try await child.endpoints()
+                let register = try endpoints.address(.registerUser)
+                let first = try await call(register, request(params: ["name": "Before", "email": .string(uniqueEmail("pg-before"))]))
+                let userId = try #require(first.result?["user"]?["id"]?.stringValue, "\(first)")
+                let fill = space + "/fill"
+                try fillDisk(at: fill)
+                // Rows fit in pages PostgreSQL has already allocated until one needs a new page.
+                var refused: Reply?
+                for index in 0..<2_000 {
+                    let reply = try await call(register, request(params: ["name": "Full", "email": .string(uniqueEmail("pg-full-\(index)"))]))
+                    if reply.ok == true { continue }
+                    refused = reply
+                    break
+                }
+                let refusal = try #require(refused, "no write was refused on a full tablespace")
+                #expect(refusal.code == "unavailable" && refusal.message?.contains("storage is full") == true, "\(refusal)")
+                let read = try await call(try endpoints.address(.getUserProfile), request(params: ["userId": .string(userId)]))
+                #expect(read.ok == true, "reads go on: \(read)")
+                let unhealthy = try await runTool(try ExecutableLocator.svcctl(), ["health", "--json", "--data-dir", child.dataDirectory], timeout: 20)
+                #expect(try JSONParser.parse(Array(unhealthy.stdout.utf8))["checks"]?["store"]?.stringValue == AdminOperation.StoreCheck.full, "\(unhealthy)")
+                #expect(child.stderrText.contains("SQLSTATE 53100"), "\(child.stderrText)")
+
+                try FileManager.default.removeItem(atPath: fill)
+                let after = try await call(register, request(params: ["name": "After", "email": .string(uniqueEmail("pg-after"))]))
+                #expect(after.ok == true, "writes succeed again once space is freed: \(after)")
+            } catch {
+                await child.stop()
+                throw error
+            }
+            await child.stop()
+        }
+    }
+
     /// The sample store is ~720 KB: seeding it must not need tens of megabytes of log first (it
     /// did: 16 MiB was not enough).
     @Test func seedingTheSampleFitsOnADiskOfTwoMebibytes() async throws {
