@@ -16,11 +16,8 @@ import Testing
     /// runs under the seeding lock).
     @Test(arguments: [(Store.sqlite, 1), (.sqlite, 62), (.sqlite, 2_500), (.sqlite, -1), (.postgres, 2_500)])
     func aSeedingStoppedAfterAnyWriteIsFinishedByTheNextStartAsIfNeverStopped(store kind: Store, stopAfter: Int) async throws {
-        try await kind.withLocations { reference, interrupted in
-            let expected = try await withStore(reference) { store, repositories in
-                let summary = try #require(try await seedSample(into: repositories, of: store, taxRate: Self.taxRate, logger: Self.logger))
-                return (rows: try await fingerprint(repositories), writes: summary.writes)
-            }
+        let expected = try await Self.uninterrupted.value
+        try await kind.withLocations { interrupted in
             let limit = stopAfter > 0 ? stopAfter : expected.writes - 1
             try await withStore(interrupted) { store, repositories in
                 await #expect(throws: SeedingStopped.self) {
@@ -48,26 +45,36 @@ import Testing
         }
     }
 
+    /// What an uninterrupted seeding leaves (in the memory store: every store holds the same
+    /// rows), computed once.
+    static let uninterrupted = Task {
+        var configuration = ServiceConfiguration()
+        configuration.store = .memory
+        configuration.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("sample-seeding-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        return try await SampleSeedingTests().withStore(configuration) { store, repositories in
+            let summary = try #require(try await seedSample(into: repositories, of: store, taxRate: taxRate, logger: logger))
+            return (rows: try await SampleSeedingTests().fingerprint(repositories), writes: summary.writes)
+        }
+    }
+
     /// The store a test seeds.
     enum Store: Sendable, CustomTestStringConvertible {
         case sqlite, postgres
 
         var testDescription: String { self == .sqlite ? "SQLite" : "PostgreSQL" }
 
-        /// Runs `body` with two empty stores' configurations (temporary directories, and on
-        /// PostgreSQL a database each on a throwaway server), removed afterwards.
-        func withLocations(_ body: (ServiceConfiguration, ServiceConfiguration) async throws -> Void) async throws {
+        /// Runs `body` with an empty store's configuration (a temporary directory, and on
+        /// PostgreSQL a database on a throwaway server), removed afterwards.
+        func withLocations(_ body: (ServiceConfiguration) async throws -> Void) async throws {
             try await withTemporaryDirectory { root in
-                var first = ServiceConfiguration(), second = ServiceConfiguration()
-                first.dataDirectory = root + "/reference"
-                second.dataDirectory = root + "/interrupted"
-                guard self == .postgres else { return try await body(first, second) }
+                var configuration = ServiceConfiguration()
+                configuration.dataDirectory = root + "/interrupted"
+                guard self == .postgres else { return try await body(configuration) }
                 try await withPostgres(fsync: false) { server in
-                    first.store = .postgres
-                    second.store = .postgres
-                    first.databaseURL = try PostgresURL(parsing: try await server.createDatabase())
-                    second.databaseURL = try PostgresURL(parsing: try await server.createDatabase())
-                    try await body(first, second)
+                    configuration.store = .postgres
+                    configuration.databaseURL = try PostgresURL(parsing: try await server.createDatabase())
+                    try await body(configuration)
                 }
             }
         }
@@ -94,7 +101,7 @@ import Testing
 
     /// Every row the sample writes, read back by id, one line per entity with its derived values
     /// (rating, review count, stock), in script order.
-    private func fingerprint(_ repositories: Repositories) async throws -> [String] {
+    func fingerprint(_ repositories: Repositories) async throws -> [String] {
         var rows: [String] = []
         for number in 1...SampleData.userCount {
             let id = UserID(SampleIds(prefix: "u").id(number))
@@ -113,7 +120,7 @@ import Testing
     }
 
     @discardableResult
-    private func withStore<T>(_ configuration: ServiceConfiguration, _ body: (ServiceStore, Repositories) async throws -> T) async throws -> T {
+    func withStore<T>(_ configuration: ServiceConfiguration, _ body: (ServiceStore, Repositories) async throws -> T) async throws -> T {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let (store, repositories) = try await openStore(configuration, clock: SystemWallClock(), metrics: ServiceMetrics(), logger: Self.logger)
         do {
