@@ -139,7 +139,11 @@ public func buildService(
             useCaseServerKey: useCaseServerKey, http: monitoring.map { "http://\($0.boundAddress)" }, events: streamAddress,
             eventLog: logAddress, useCases: addresses
         )
-        try file.write(to: configuration.dataDirectory)
+        do {
+            try file.write(to: configuration.dataDirectory)
+        } catch {
+            throw DataDirectoryFileError(path: EndpointsFile.path(in: configuration.dataDirectory), reason: "\(error)")
+        }
     } catch {
         await monitoring?.close()
         for endpoint in endpoints { endpoint.abort() }

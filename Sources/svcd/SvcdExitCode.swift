@@ -28,7 +28,7 @@ enum SvcdExitCode {
     static func forStartup(_ error: any Error) -> Int32 {
         switch error {
         case is DataDirectoryInUse: dataDirectoryInUse
-        case is DataDirectoryError, is AdminKeyError: dataDirectoryUnusable
+        case is DataDirectoryError, is DataDirectoryFileError, is AdminKeyError: dataDirectoryUnusable
         case RepositoryFailure.storageFull: dataDirectoryUnusable
         case is EndpointBindFailure, is HTTPListenFailure: cannotBind
         case let failure as StoreOpenFailure where failure.misconfigured: misconfigured
