@@ -18,7 +18,7 @@ struct CallCommand: ParsableCommand {
     @Argument(help: "The use case, e.g. GetRestaurant (see `svcctl endpoints`).")
     var useCase: String
 
-    @Argument(help: "The params as a JSON object, e.g. '{\"restaurantId\":\"r-000001\"}' (default {}).")
+    @Argument(help: "The params as a JSON object, e.g. '{\"restaurantId\":\"r-000001\"}'.")
     var params: String = "{}"
 
     func run() throws {

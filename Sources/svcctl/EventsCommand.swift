@@ -27,7 +27,7 @@ struct EventsCommand: ParsableCommand {
 
     @OptionGroup var options: CommonOptions
 
-    @Option(name: .long, help: "Print the events after this seq (default 0: from the start of the log).")
+    @Option(name: .long, help: "Print the events after this seq (0: from the start of the log).")
     var after: Int64 = 0
 
     @Flag(name: .long, help: "Keep printing new events as they are written, until interrupted.")

@@ -18,7 +18,7 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(name: .long, help: "table (default) or prometheus (svcd's Prometheus exposition text, as its GET /metrics serves it).")
+    @Option(name: .long, help: "table or prometheus (svcd's Prometheus exposition text, as its GET /metrics serves it).")
     var format: Format = .table
 
     func run() throws {

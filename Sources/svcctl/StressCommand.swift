@@ -13,7 +13,8 @@ struct StressCommand: ParsableCommand {
         commandName: "stress",
         abstract: "Load svcd from many concurrent clients, then check the invariants (exit 1 on any violation).",
         discussion: """
-            Each client is a thread with its own DEALER socket per use case. Requests leave on a \
+            Clients are spread over --threads threads; a thread's clients share its DEALER \
+            sockets (one per use case per instance). Requests leave on a \
             fixed schedule (open loop) and latency is measured from the intended send time, so a \
             stall shows in the percentiles instead of slowing the load down. The run creates its \
             own users, restaurants and menu items (named with a random tag) and races them on \
@@ -73,7 +74,7 @@ struct StressCommand: ParsableCommand {
     var noResolve = false
 
     func validate() throws {
-        guard rate > 0, rate <= 1_000_000, rate.isFinite else { throw ValidationError("--rate must be between 0 and 1000000 requests per second") }
+        guard rate > 0, rate <= 1_000_000, rate.isFinite else { throw ValidationError("--rate must be more than 0 and at most 1000000 requests per second") }
         guard (1...1024).contains(clients) else { throw ValidationError("--clients must be 1…1024") }
         if let threads, !(1...64).contains(threads) { throw ValidationError("--threads must be 1…64") }
         guard (2...100_000).contains(users) else { throw ValidationError("--users must be 2…100000") }

@@ -12,9 +12,10 @@ struct Svcctl: ParsableCommand {
         commandName: "svcctl",
         abstract: "Administer a running svcd through its CURVE-secured admin endpoint.",
         discussion: """
-            Exit codes: 0 ok; 1 the service answered with an error; 3 `status` when no svcd \
-            is running; 64 usage error; 65 bad input data; 69 service unavailable; \
-            75 no answer within the timeout.
+            Exit codes: 0 ok; 1 the service answered with an error (`stress`: an invariant \
+            violated); 2 `health` found a failed check; 3 `status` when no svcd is running; \
+            64 usage error; 65 bad input data; 69 service unavailable; 75 no answer within the \
+            timeout (`call`: also an error whose outcome is unknown).
             """,
         subcommands: [
             StatusCommand.self, EndpointsCommand.self, StatsCommand.self, HealthCommand.self,
