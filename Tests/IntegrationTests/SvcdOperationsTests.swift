@@ -56,13 +56,29 @@ import Glibc
     /// are torn down: that is a consequence, not a second failure, and is not logged as one).
     @Test(arguments: [UseCaseName.allCases.first!, UseCaseName.allCases.last!])
     func aPortInUseIsNamedWithItsEndpointAndExitsSeventyOne(_ clashing: UseCaseName) async throws {
-        let held = try LoopbackSocket.refusing()
+        // A base whose every port is free but the clashing one, which this test holds: below the
+        // ephemeral range and the tests' PostgreSQL ports (15000 and up), so no other socket
+        // takes one of svcd's ports first and is named instead.
+        var found: (base: Int, held: LoopbackSocket)?
+        for base in stride(from: 10_000 + Int.random(in: 0..<40) * 100, to: 14_900, by: 100) where found == nil {
+            var probes: [LoopbackSocket] = []
+            var free = true
+            for offset in PortLayout.offsets {
+                guard let probe = try LoopbackSocket.refusing(port: base + offset) else {
+                    free = false
+                    break
+                }
+                probes.append(probe)
+            }
+            let clashingIndex = PortLayout.offsets.firstIndex(of: clashing.portOffset)!
+            for (index, probe) in probes.enumerated() where !(free && index == clashingIndex) { probe.close() }
+            if free { found = (base, probes[clashingIndex]) }
+        }
+        let (portBase, held) = try #require(found, "no base between 10000 and 14900 with every port free")
         defer { held.close() }
         let port = try held.port
-        try #require(port > clashing.portOffset && port <= 65_535 - 60, "the held port must be usable as \(clashing.rawValue)'s")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("integration-inuse-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let portBase = port - clashing.portOffset
         let outcome = try await runTool(try ExecutableLocator.svcd(), ["--port-base", String(portBase), "--data-dir", directory], timeout: 15)
         #expect(outcome.status == 71, "\(outcome)")
         #expect(outcome.stderr.contains("cannot bind the \(clashing.rawValue) endpoint to tcp://127.0.0.1:\(port)"), "\(outcome.stderr)")

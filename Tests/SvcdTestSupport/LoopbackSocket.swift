@@ -26,9 +26,14 @@ public final class LoopbackSocket: Sendable {
         try bound()
     }
 
-    private static func bound() throws -> LoopbackSocket {
+    /// Like ``refusing()``, at `port`; `nil` when that port is taken.
+    public static func refusing(port: Int) throws -> LoopbackSocket? {
+        try? bound(port: port)
+    }
+
+    private static func bound(port: Int = 0) throws -> LoopbackSocket {
         let socket = try LoopbackSocket(descriptor: make())
-        let bound = try withLoopbackAddress("127.0.0.1", port: 0) { bind(socket.descriptor, $0, $1) }
+        let bound = try withLoopbackAddress("127.0.0.1", port: port) { bind(socket.descriptor, $0, $1) }
         try socket.closing(unless: bound, "cannot bind 127.0.0.1")
         return socket
     }
