@@ -13,7 +13,7 @@ internal import Synchronization
 ///
 /// Thread safety: libzmq contexts are thread safe, and so is this type.
 public final class ZMQContext: @unchecked Sendable {
-    // @unchecked Sendable invariant: `handle` is immutable and libzmq documents context
+    // Why the unchecked conformance is safe: `handle` is immutable and libzmq documents context
     // handles as thread safe. Its lifetime is guarded by `state`: makeSocket/shutdown touch
     // the handle only while holding the lock and seeing `.open`; terminate flips the state
     // out of `.open` under the lock exactly once and only then calls zmq_ctx_term, after
