@@ -12,6 +12,11 @@
 #   postgres-dev.sh pause DIR     stop the server, keep the data ("the database went away")
 #   postgres-dev.sh resume DIR    start it again on the same port; prints the lines again
 #   postgres-dev.sh status DIR    the lines, then exit 0 if the server runs, 3 if not
+#   postgres-dev.sh standby PRIMARY_DIR [DIR] [--port N]
+#       a streaming standby of the server in PRIMARY_DIR (pg_basebackup -R), started on a free
+#       port (or N); prints the lines like start (PGDEV_DB: the primary's database)
+#   postgres-dev.sh crash DIR     stop the server at once, as a crash would (immediate mode)
+#   postgres-dev.sh promote DIR   promote a standby to a primary and wait until it is one
 #
 # PostgreSQL refuses to run as root: as root, everything touching the cluster runs as the
 # `postgres` user (DIR is chowned to it) and the superuser is `postgres`; as any other user the
@@ -20,7 +25,7 @@
 set -euo pipefail
 
 usage() {
-    sed -n '5,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '5,20p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -191,6 +196,23 @@ saved() {
     sed -n "s/^$1=//p" "$env_file"
 }
 
+# The server's own settings (DIR/data/pgdev.conf, included by postgresql.conf).
+write_settings() {
+    local port=$1 fsync=$2
+    {
+        echo "# written by Deploy/postgres-dev.sh"
+        echo "listen_addresses = '127.0.0.1'"
+        echo "port = $port"
+        echo "unix_socket_directories = '${dir//\'/\'\'}'"
+        echo "max_connections = 300"
+        echo "fsync = $fsync"
+        echo "synchronous_commit = $fsync"
+        echo "full_page_writes = $fsync"
+        echo "logging_collector = off"
+        echo "log_line_prefix = '%m [%p] '"
+    } >"$data/pgdev.conf"
+}
+
 cmd_start() {
     local requested_dir="" port="" explicit_port=0 db=svc fsync=on created_dir=0
     [ "${PGDEV_FSYNC:-on}" = off ] && fsync=off
@@ -249,18 +271,7 @@ cmd_start() {
     local attempt log_size
     for attempt in 1 2 3 4 5; do
         [ "$explicit_port" -eq 1 ] || port=$(pick_port)
-        {
-            echo "# written by Deploy/postgres-dev.sh"
-            echo "listen_addresses = '127.0.0.1'"
-            echo "port = $port"
-            echo "unix_socket_directories = '${dir//\'/\'\'}'"
-            echo "max_connections = 300"
-            echo "fsync = $fsync"
-            echo "synchronous_commit = $fsync"
-            echo "full_page_writes = $fsync"
-            echo "logging_collector = off"
-            echo "log_line_prefix = '%m [%p] '"
-        } >"$data/pgdev.conf"
+        write_settings "$port" "$fsync"
         [ "$cluster_user" = "$(id -un)" ] || chown "$cluster_user:" "$data/pgdev.conf" "$dir/initdb.log"
         log_size=$(stat -c %s "$log" 2>/dev/null || echo 0)
         if pg_start; then
@@ -282,6 +293,68 @@ cmd_start() {
     print_lines "$db" "$port" >"$env_file"
     [ "$cluster_user" = "$(id -un)" ] || chown "$cluster_user:" "$env_file"
     cat "$env_file"
+}
+
+cmd_standby() {
+    local primary_dir="" requested_dir="" port="" explicit_port=0
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --port) port=${2:?--port needs a number}; explicit_port=1; shift 2 ;;
+            --port=*) port=${1#--port=}; explicit_port=1; shift ;;
+            -*) usage ;;
+            *)
+                if [ -z "$primary_dir" ]; then primary_dir=$(absolute "$1")
+                elif [ -z "$requested_dir" ]; then requested_dir=$1
+                else usage; fi
+                shift ;;
+        esac
+    done
+    [ -n "$primary_dir" ] || usage
+    local primary_port primary_db primary_fsync
+    setup_paths "$primary_dir"
+    primary_port=$(saved PGDEV_PORT)
+    primary_db=$(saved PGDEV_DB)
+    primary_fsync=$(sed -n "s/^fsync = //p" "$data/pgdev.conf")
+    is_running || die "the primary in $primary_dir does not run"
+    if [ -z "$requested_dir" ]; then
+        requested_dir=$(mktemp -d "${TMPDIR:-/tmp}/pgdev.XXXXXXXX")
+    else
+        requested_dir=$(absolute "$requested_dir")
+        mkdir -p "$requested_dir"
+        [ -z "$(ls -A "$requested_dir")" ] || die "$requested_dir is not empty"
+    fi
+    setup_paths "$(absolute "$requested_dir")"
+    [ $((${#dir} + 16)) -le 107 ] || die "DIR path too long for a unix socket: $dir"
+    touch "$marker"
+    [ "$cluster_user" = "$(id -un)" ] || chown -R "$cluster_user:" "$dir"
+    cd /
+    # The copy and the standby's primary_conninfo (-R) reach the primary over its unix socket.
+    as_cluster_user "$bin/pg_basebackup" -h "$primary_dir" -p "$primary_port" -U "$cluster_user" -D "$data" -R -X stream --checkpoint=fast \
+        >"$dir/basebackup.log" 2>&1 || { cat "$dir/basebackup.log" >&2; rm -rf "$dir"; die "pg_basebackup failed"; }
+    [ "$explicit_port" -eq 1 ] || port=$(pick_port)
+    write_settings "$port" "${primary_fsync:-on}"
+    [ "$cluster_user" = "$(id -un)" ] || chown "$cluster_user:" "$data/pgdev.conf"
+    pg_start || { log_tail; pg_stop >/dev/null 2>&1 || true; rm -rf "$dir"; die "the standby did not start (port $port)"; }
+    print_lines "$primary_db" "$port" >"$env_file"
+    [ "$cluster_user" = "$(id -un)" ] || chown "$cluster_user:" "$env_file"
+    cat "$env_file"
+}
+
+cmd_crash() {
+    [ $# -eq 1 ] || usage
+    setup_paths "$(absolute "$1")"
+    saved PGDEV_PORT >/dev/null
+    cd /
+    is_running || return 0
+    as_cluster_user "$bin/pg_ctl" -D "$data" -m immediate -w -t 30 stop >&2
+}
+
+cmd_promote() {
+    [ $# -eq 1 ] || usage
+    setup_paths "$(absolute "$1")"
+    saved PGDEV_PORT >/dev/null
+    cd /
+    as_cluster_user "$bin/pg_ctl" -D "$data" -w -t 60 promote >&2
 }
 
 cmd_stop() {
@@ -332,5 +405,8 @@ case "$command" in
     pause | halt) cmd_pause "$@" ;;
     resume | restart) cmd_resume "$@" ;;
     status) cmd_status "$@" ;;
+    standby) cmd_standby "$@" ;;
+    crash) cmd_crash "$@" ;;
+    promote) cmd_promote "$@" ;;
     *) usage ;;
 esac

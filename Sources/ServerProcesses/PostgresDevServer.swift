@@ -78,6 +78,27 @@ public final class PostgresDevServer: Sendable {
         }
     }
 
+    /// Starts a streaming standby of this server (`pg_basebackup -R`) on a free port: a
+    /// read-only copy that follows every commit, until ``promote()`` makes it a primary. Stop
+    /// it with ``stop()`` like any server.
+    public func startStandby() async throws -> PostgresDevServer {
+        let outcome = try await Self.runScript(script, ["standby", directory], timeout: .seconds(120))
+        guard outcome.exitStatus == 0 else {
+            throw ServerProcessFailure("could not start a standby of \(directory) (\(Self.describe(outcome.exitStatus))):\n\(outcome.stderr)")
+        }
+        return try PostgresDevServer(lines: Self.parse(outcome.stdout), script: script)
+    }
+
+    /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`), keeping its data.
+    public func crash() async throws {
+        try await script(["crash", directory], "crash")
+    }
+
+    /// Promotes a standby to a primary and returns once it accepts writes.
+    public func promote() async throws {
+        try await script(["promote", directory], "promote")
+    }
+
     /// The URL of another database on this server.
     public func url(database name: String) -> String {
         "postgres://\(user)@\(host):\(port)/\(name)"

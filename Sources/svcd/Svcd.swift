@@ -39,7 +39,7 @@ struct Svcd: AsyncParsableCommand {
     @Option(name: .long, help: "Where data lives: sqlite (DATA_DIR/store.sqlite, durable), postgres (a PostgreSQL database several instances can share; see --database-url) or memory (lost at exit; for tests).")
     var store: String = "sqlite"
 
-    @Option(name: .long, help: "The PostgreSQL database of --store postgres: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE] (env SVC_DATABASE_URL).")
+    @Option(name: .long, help: "The PostgreSQL database of --store postgres: postgres://USER[:PASSWORD]@HOST[:PORT][,HOST[:PORT]...]/DATABASE[?sslmode=MODE&target_session_attrs=read-write] (env SVC_DATABASE_URL). With several hosts, svcd uses the first that fits target_session_attrs and moves when it stops fitting.")
     var databaseURL: String?
 
     @Option(name: .long, parsing: .unconditional, help: "Connections to PostgreSQL this instance keeps open at most (--store postgres).")

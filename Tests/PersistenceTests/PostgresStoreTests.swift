@@ -16,6 +16,13 @@ import Transport
         #expect(full.description == "postgres://svc:***@db.example.com:6543/restaurants?sslmode=require", "the password never shows")
         let short = try PostgresURL(parsing: "postgresql://me@127.0.0.1/svc")
         #expect(short.port == 5432 && short.password == nil && short.tlsMode == .prefer)
+        #expect(short.targetSession == .any && !short.choosesServer)
+        // Several servers, as libpq takes them: the store moves between them.
+        let list = try PostgresURL(parsing: "postgres://svc@db1:5433,db2,[::1]:6000/restaurants?target_session_attrs=read-write&sslmode=disable")
+        #expect(list.servers.map(\.description) == ["db1:5433", "db2:5432", "[::1]:6000"])
+        #expect(list.targetSession == .readWrite && list.tlsMode == .disable && list.choosesServer)
+        #expect(list.description == "postgres://svc@db1:5433,db2:5432,[::1]:6000/restaurants?target_session_attrs=read-write&sslmode=disable")
+        #expect(try PostgresURL(parsing: "postgres://svc@db1/r?target_session_attrs=primary").choosesServer)
         let refusals: [(String, String)] = [
             ("mysql://u@h/db", "must start with postgres://"),
             ("postgres://h:5432/db", "names no user"),
@@ -24,6 +31,9 @@ import Transport
             ("postgres://u@h:70000/db", "not 1...65535"),
             ("postgres://u@h/db?sslmode=sometimes", "sslmode=sometimes"),
             ("postgres://u@h/db?pool=3", "unknown parameter pool"),
+            ("postgres://u@h1,/db", "names no host"),
+            ("postgres://u@h1:1,h2:x/db", "port x"),
+            ("postgres://u@h1,h2/db?target_session_attrs=standby", "target_session_attrs=standby"),
             ("not a url at all", "postgres://"),
         ]
         for (text, problem) in refusals {

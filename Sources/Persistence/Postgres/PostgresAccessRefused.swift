@@ -8,12 +8,12 @@ public struct PostgresAccessRefused: Error, CustomStringConvertible {
     /// The server's message and SQLSTATE, and what to check.
     public let description: String
 
-    /// The refusal `error` is, if it is one.
-    static func from(_ error: any Error, url: PostgresURL) -> PostgresAccessRefused? {
+    /// The refusal `error` (from `server`) is, if it is one.
+    static func from(_ error: any Error, url: PostgresURL, server: PostgresURL.Server) -> PostgresAccessRefused? {
         if let failure = error as? PostgresTransactionError {
             // A statement of the transaction (or its BEGIN or COMMIT) was refused.
             guard let cause = failure.closureError ?? failure.beginError ?? failure.commitError else { return nil }
-            return from(cause, url: url)
+            return from(cause, url: url, server: server)
         }
         guard let state = PostgresFailure.sqlState(error) else { return nil }
         let hint: String
@@ -23,6 +23,6 @@ public struct PostgresAccessRefused: Error, CustomStringConvertible {
         case "42501": hint = "grant the role the privileges the schema needs (CREATE on the database's public schema), or use the database's owner"
         default: return nil
         }
-        return PostgresAccessRefused(description: "PostgreSQL refused \(url.user)@\(url.host):\(url.port)/\(url.database): \(PostgresFailure.summary(error)); \(hint)")
+        return PostgresAccessRefused(description: "PostgreSQL refused \(url.user)@\(server)/\(url.database): \(PostgresFailure.summary(error)); \(hint)")
     }
 }

@@ -14,12 +14,16 @@ enum PostgresFailure {
         (error as? PSQLError)?.serverInfo?[.constraintName]
     }
 
-    /// The connection could not be made or was lost: the client closed or lost it, or the
-    /// server is shutting down, crashed, refuses connections (SQLSTATE class 08 and 57P01–57P03).
+    /// The connection could not be made or was lost: the client closed or lost it, its pool shut
+    /// down, or the server is shutting down, crashed, refuses connections (SQLSTATE class 08 and
+    /// 57P01–57P03).
     static func isConnectionLoss(_ error: any Error) -> Bool {
         if let state = sqlState(error) {
             return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
         }
+        // A lease still waiting when its pool shuts down (the store moved to another server)
+        // fails with the pool's own error, whose type postgres-nio (1.33) does not export.
+        if String(describing: type(of: error)) == "ConnectionPoolError" { return true }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed, .queryCancelled:
@@ -27,6 +31,12 @@ enum PostgresFailure {
         default:
             return false
         }
+    }
+
+    /// The server refused a write because its sessions are read-only (SQLSTATE 25006): a standby,
+    /// or a primary demoted under this connection. Nothing was written.
+    static func isReadOnly(_ error: any Error) -> Bool {
+        sqlState(error) == "25006"
     }
 
     /// The server gave up on the statement (`statement_timeout`, `lock_timeout`) and rolled it
@@ -49,7 +59,7 @@ enum PostgresFailure {
     /// The server refused a statement as a whole for what it contains (a constraint, a value out
     /// of range): it wrote nothing, and the connection and database are fine.
     static func isStatementRefusal(_ error: any Error) -> Bool {
-        sqlState(error) != nil && !isConnectionLoss(error) && !isServerTimeout(error) && !isRetryable(error)
+        sqlState(error) != nil && !isConnectionLoss(error) && !isServerTimeout(error) && !isRetryable(error) && !isReadOnly(error)
     }
 
     /// What a caller is told about `error`, raised by work that did not commit anything: an
@@ -58,6 +68,9 @@ enum PostgresFailure {
     static func uncommitted(_ error: any Error) -> any Error {
         if isConnectionLoss(error) {
             return RepositoryFailure.unavailable(reason: "the connection to PostgreSQL failed: \(summary(error))")
+        }
+        if isReadOnly(error) {
+            return RepositoryFailure.unavailable(reason: "the PostgreSQL server accepts no writes (a standby, or read-only): \(summary(error))")
         }
         if isServerTimeout(error) {
             return RepositoryFailure.unavailable(reason: "PostgreSQL cancelled the statement after waiting too long: \(summary(error))")

@@ -83,10 +83,11 @@ public final class PostgresStore: Service, Sendable {
     let tail = EventTail(lastSeq: 0)
     /// Numbers committed events and follows the numbers other instances hand out.
     let sequencer = PostgresEventSequencer()
-    let client: PostgresClient
+    /// The server of the URL in use and its connection pool.
+    let servers: PostgresServerChoice
     /// The connection pool's logger, which the event listener's connection logs to as well.
     let backgroundLogger: Logger
-    private let clientTask = Mutex<Task<Void, Never>?>(nil)
+    private let started = Atomic<Bool>(false)
     /// Ends an operation's wait when its connection closes.
     let lossWatch = ConnectionLossWatch()
     /// Whether the last operation reached the database; a change is logged once.
@@ -116,16 +117,24 @@ public final class PostgresStore: Service, Sendable {
         self.events = events
         self.logger = logger
         self.backgroundLogger = backgroundLogger ?? logger
-        client = PostgresClient(
-            configuration: Self.clientConfiguration(configuration), eventLoopGroup: Self.eventLoops, backgroundLogger: backgroundLogger ?? logger
+        let poolLogger = backgroundLogger ?? logger
+        servers = PostgresServerChoice(
+            url: configuration.url, logger: logger,
+            makeClient: { server in
+                PostgresClient(configuration: Self.clientConfiguration(configuration, server: server), eventLoopGroup: Self.eventLoops, backgroundLogger: poolLogger)
+            },
+            probe: { server in await Self.probe(server, configuration: configuration, logger: poolLogger) }
         )
     }
 
     deinit {
         // A store dropped without close() (e.g. in tests) still closes its connections.
-        clientTask.withLock { $0?.cancel() }
+        servers.cancel()
         sequencer.stop()
     }
+
+    /// The connection pool of the server in use.
+    var client: PostgresClient { servers.client }
 
     /// Records whether an operation reached the database, logging when that changes.
     private func note(_ outcome: Result<Void, any Error>) {
@@ -138,12 +147,13 @@ public final class PostgresStore: Service, Sendable {
         case .failure(let error):
             // Only a lost connection or no answer in time says the database is away; a lock or
             // statement timeout says it is busy.
-            let away = PostgresFailure.isConnectionLoss(error) || (error as? RepositoryFailure).map { failure in
+            let away = PostgresFailure.isConnectionLoss(error) || PostgresFailure.isReadOnly(error) || (error as? RepositoryFailure).map { failure in
                 if case .unavailable = failure { return true }
                 return false
             } ?? false
             guard away else { return }
             let reason = PostgresFailure.summary(error)
+            servers.suspect()
             if reachable.exchange(false, ordering: .relaxed) {
                 logger.warning("PostgreSQL cannot be reached; requests are answered unavailable until it answers again", metadata: [
                     "database": "\(url)", "reason": "\(reason)",
@@ -182,8 +192,9 @@ public final class PostgresStore: Service, Sendable {
         ]
     }
 
-    /// The event listener's own connection (see ``PostgresEventSequencer``).
-    static func listenerConfiguration(_ configuration: Configuration) throws -> PostgresConnection.Configuration {
+    /// A connection of its own to `server`, outside the pool: the event listener's (see
+    /// ``PostgresEventSequencer``) and the probes of ``PostgresServerChoice``.
+    static func connectionConfiguration(_ configuration: Configuration, server: PostgresURL.Server) throws -> PostgresConnection.Configuration {
         let url = configuration.url
         let tls: PostgresConnection.Configuration.TLS
         if let (settings, required) = tlsConfiguration(url) {
@@ -193,14 +204,15 @@ public final class PostgresStore: Service, Sendable {
             tls = .disable
         }
         var connection = PostgresConnection.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls
+            host: server.host, port: server.port, username: url.user, password: url.password, database: url.database, tls: tls
         )
         connection.options.connectTimeout = .init(configuration.connectionWait)
         connection.options.additionalStartupParameters = startupParameters(configuration)
         return connection
     }
 
-    static func clientConfiguration(_ configuration: Configuration) -> PostgresClient.Configuration {
+    /// The pool's settings for `server`.
+    static func clientConfiguration(_ configuration: Configuration, server: PostgresURL.Server) -> PostgresClient.Configuration {
         let url = configuration.url
         let tls: PostgresClient.Configuration.TLS
         if let (settings, required) = tlsConfiguration(url) {
@@ -209,7 +221,7 @@ public final class PostgresStore: Service, Sendable {
             tls = .disable
         }
         var client = PostgresClient.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls
+            host: server.host, port: server.port, username: url.user, password: url.password, database: url.database, tls: tls
         )
         client.options.maximumConnections = configuration.maximumConnections
         client.options.minimumConnections = min(2, configuration.maximumConnections - 1)
@@ -232,13 +244,9 @@ public final class PostgresStore: Service, Sendable {
     /// Starts the connection pool and the event sequencer (``PostgresEventSequencer``). Call
     /// once, before any other use.
     public func start() {
-        let started = clientTask.withLock { task in
-            guard task == nil else { return false }
-            let client = self.client
-            task = Task { await client.run() }
-            return true
-        }
-        if started { sequencer.start(for: self) }
+        guard !started.exchange(true, ordering: .relaxed) else { return }
+        servers.start()
+        sequencer.start(for: self)
     }
 
     /// Keeps the pool running until graceful shutdown, then closes it. In the service group this
@@ -252,9 +260,7 @@ public final class PostgresStore: Service, Sendable {
     /// Stops the event sequencer and closes every connection; later operations fail.
     public func close() async {
         await sequencer.stopAndWait()
-        let task = clientTask.withLock { $0 }
-        task?.cancel()
-        await task?.value
+        await servers.close()
     }
 
     // MARK: Schema and seeding
@@ -289,7 +295,7 @@ public final class PostgresStore: Service, Sendable {
                 }
             }
         } catch {
-            throw PostgresAccessRefused.from(error, url: url) ?? error
+            throw PostgresAccessRefused.from(error, url: url, server: servers.server) ?? error
         }
     }
 
@@ -298,17 +304,64 @@ public final class PostgresStore: Service, Sendable {
     /// wrong role or password, or no such database, is ``PostgresAccessRefused`` at once. A
     /// server that is away or slow passes: the pool's wait then says so. Call it before
     /// ``start()``, so nothing else is waiting on the pool meanwhile.
+    ///
+    /// When the URL leaves a choice (several servers, or `target_session_attrs` other than
+    /// `any`), this also picks the server: the first that fits, waiting for one at most
+    /// ``Configuration/startupWait`` (a standby being promoted as svcd starts); the reasons each
+    /// server did not fit are logged when none did.
     public func checkAccess() async throws {
-        let connection: PostgresConnection
-        do {
-            connection = try await PostgresConnection.connect(
-                on: Self.eventLoops.any(), configuration: Self.listenerConfiguration(configuration), id: 0, logger: backgroundLogger
-            )
-        } catch {
-            if let refused = PostgresAccessRefused.from(error, url: url) { throw refused }
+        if url.choosesServer {
+            let reasons = try await servers.chooseAtStart(within: configuration.startupWait)
+            if !reasons.isEmpty {
+                logger.warning("no server of the database URL fits yet; using the first", metadata: ["servers": "\(reasons.joined(separator: "; "))"])
+            } else if servers.servers.count > 1 {
+                logger.info("PostgreSQL server chosen", metadata: ["server": "\(servers.server)"])
+            }
             return
         }
-        try? await connection.close()
+        if case .refused(let refused) = await Self.probe(servers.server, configuration: configuration, logger: backgroundLogger) {
+            throw refused
+        }
+    }
+
+    /// Connects to `server` outside the pool and asks whether it fits the URL's
+    /// `target_session_attrs`, waiting at most ``Configuration/connectionWait`` for it.
+    static func probe(_ server: PostgresURL.Server, configuration: Configuration, logger: Logger) async -> PostgresServerChoice.Probe {
+        let url = configuration.url
+        let wait = configuration.connectionWait
+        do {
+            return try await OperationDeadline.run(
+                connectLimit: wait, runLimit: wait,
+                onTimeout: { _ in RepositoryFailure.unavailable(reason: "no answer within \(Int(wait / .milliseconds(1))) ms") }
+            ) { progress in
+                progress.connected()
+                let connection = try await PostgresConnection.connect(
+                    on: Self.eventLoops.any(), configuration: Self.connectionConfiguration(configuration, server: server), id: 0, logger: logger
+                )
+                let probe: PostgresServerChoice.Probe
+                do {
+                    switch url.targetSession {
+                    case .any:
+                        probe = .fits
+                    case .readWrite:
+                        let readOnly = try await connection.row("SHOW transaction_read_only", logger) { try $0.decode(String.self) }
+                        probe = readOnly == "off" ? .fits : .unfit("its sessions are read-only (a standby, or default_transaction_read_only)")
+                    case .primary:
+                        let recovering = try await connection.row("SELECT pg_is_in_recovery()", logger) { try $0.decode(Bool.self) }
+                        probe = recovering == false ? .fits : .unfit("it is a standby (in recovery)")
+                    }
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try? await connection.close()
+                return probe
+            }
+        } catch {
+            if let refused = PostgresAccessRefused.from(error, url: url, server: server) { return .refused(refused) }
+            if case .unavailable(let reason)? = error as? RepositoryFailure { return .unreachable(reason) }
+            return .unreachable(PostgresFailure.summary(error))
+        }
     }
 
     /// What in the server's settings lets an acknowledged write be lost when the database server
