@@ -35,13 +35,15 @@ public final class SvcdProcess: Sendable {
     /// ``waitUntilServing(timeout:interval:)``). The data directory is created if missing.
     public static func spawn(
         executable: String, dataDirectory: String, portBase: Int = 0, arguments: [String], logPath: String,
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil, launcher: [String] = []
     ) throws -> SvcdProcess {
         let files = FileManager.default
         try files.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         if !files.fileExists(atPath: logPath) { _ = files.createFile(atPath: logPath, contents: nil) }
+        let svcdArguments = ["--data-dir", dataDirectory, "--port-base", String(portBase)] + arguments
         let process = try SpawnedProcess.spawn(
-            executable, ["--data-dir", dataDirectory, "--port-base", String(portBase)] + arguments, environment: environment,
+            launcher.first ?? executable, launcher.isEmpty ? svcdArguments : Array(launcher.dropFirst()) + [executable] + svcdArguments,
+            environment: environment,
             stdout: .file(logPath), stderr: .file(logPath)
         )
         return SvcdProcess(process: process, dataDirectory: dataDirectory, logPath: logPath)

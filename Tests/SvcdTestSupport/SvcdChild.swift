@@ -123,8 +123,11 @@ public final class SvcdChild: Sendable {
     /// Starts `svcd --port-base <portBase, default 0: ephemeral> --data-dir <tmp> [--seed-sample] <arguments>`
     /// (with ``testQueueTimeTarget`` unless `arguments` set one). With `dataDirectory`, svcd uses
     /// that directory (which outlives the child, e.g. to restart on the same store) and stderr
-    /// goes next to it.
-    public static func launch(seed: Bool, arguments: [String] = [], dataDirectory existing: String? = nil, portBase: Int = 0) throws -> SvcdChild {
+    /// goes next to it. With a `launcher` (e.g. `ip netns exec NAME`), svcd runs through it: the
+    /// launcher must exec svcd in its own process, so the pid stays svcd's.
+    public static func launch(
+        seed: Bool, arguments: [String] = [], dataDirectory existing: String? = nil, portBase: Int = 0, launcher: [String] = []
+    ) throws -> SvcdChild {
         let files = FileManager.default
         let directory: URL
         if let existing {
@@ -138,7 +141,7 @@ public final class SvcdChild: Sendable {
         let svcd = try SvcdProcess.spawn(
             executable: try ExecutableLocator.svcd(), dataDirectory: dataDirectory, portBase: portBase,
             arguments: (seed ? ["--seed-sample"] : []) + (arguments.contains { $0.hasPrefix("--queue-time-target") } ? [] : testQueueTimeTarget) + arguments,
-            logPath: stderrPath
+            logPath: stderrPath, launcher: launcher
         )
         return SvcdChild(svcd: svcd, dataDirectory: dataDirectory, stderrPath: stderrPath, ownedDirectory: existing == nil ? directory.path : nil)
     }

@@ -19,6 +19,24 @@ public final class SvcdCluster: Sendable {
     public let root: String
     /// Arguments every instance gets after the store's (e.g. `--database-connections 8`).
     public let arguments: [String]
+    /// Instances that differ from the others: their own database URL, launcher or arguments.
+    public let overrides: [Int: Override]
+
+    /// How one instance differs from the others.
+    public struct Override: Sendable {
+        /// Its database URL instead of the cluster's (e.g. another address of the same server).
+        public var databaseURL: String?
+        /// A command svcd runs through (e.g. `ip netns exec NAME`: see ``SvcdChild/launch``).
+        public var launcher: [String]
+        /// Arguments after the cluster's.
+        public var arguments: [String]
+
+        public init(databaseURL: String? = nil, launcher: [String] = [], arguments: [String] = []) {
+            self.databaseURL = databaseURL
+            self.launcher = launcher
+            self.arguments = arguments
+        }
+    }
     // The current process of each instance and its endpoints (replaced by `restart`).
     private let members: Mutex<[Member]>
 
@@ -27,33 +45,37 @@ public final class SvcdCluster: Sendable {
         var endpoints: EndpointsFile?
     }
 
-    private init(databaseURL: String, root: String, arguments: [String], children: [SvcdChild]) {
+    private init(databaseURL: String, root: String, arguments: [String], overrides: [Int: Override], children: [SvcdChild]) {
         self.databaseURL = databaseURL
         self.root = root
         self.arguments = arguments
+        self.overrides = overrides
         members = Mutex(children.map { Member(child: $0, endpoints: nil) })
     }
 
     /// Starts `instances` svcd processes on `databaseURL` at once (one right after the other,
     /// without waiting in between), `--seed-sample` on each when `seed`, and waits up to
     /// `readiness` seconds until every one has written its endpoints.json. Stops them all if
-    /// any does not become ready.
+    /// any does not become ready. `overrides` sets some instances apart.
     public static func launch(
-        instances: Int = 3, databaseURL: String, seed: Bool = false, arguments: [String] = [], readiness: Double = 120
+        instances: Int = 3, databaseURL: String, seed: Bool = false, arguments: [String] = [], overrides: [Int: Override] = [:],
+        readiness: Double = 120
     ) async throws -> SvcdCluster {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("svcd-cluster-\(UUID().uuidString.prefix(8))").path
         var children: [SvcdChild] = []
         do {
             for index in 0..<instances {
+                let override = overrides[index] ?? Override()
                 children.append(try SvcdChild.launch(
-                    seed: seed, arguments: storeArguments(databaseURL) + arguments, dataDirectory: dataDirectory(root: root, index)))
+                    seed: seed, arguments: storeArguments(override.databaseURL ?? databaseURL) + arguments + override.arguments,
+                    dataDirectory: dataDirectory(root: root, index), launcher: override.launcher))
             }
         } catch {
             for child in children { await child.stop() }
             try? FileManager.default.removeItem(atPath: root)
             throw error
         }
-        let cluster = SvcdCluster(databaseURL: databaseURL, root: root, arguments: arguments, children: children)
+        let cluster = SvcdCluster(databaseURL: databaseURL, root: root, arguments: arguments, overrides: overrides, children: children)
         do {
             for index in 0..<instances {
                 let endpoints = try await children[index].endpoints(timeout: readiness)
@@ -113,8 +135,10 @@ public final class SvcdCluster: Sendable {
     public func restart(_ index: Int, readiness: Double = 60) async throws -> EndpointsFile {
         let old = child(index)
         guard !old.isRunning else { throw ChildFailure("instance \(index) still runs; kill it before restarting it") }
+        let override = overrides[index] ?? Override()
         let child = try SvcdChild.launch(
-            seed: false, arguments: Self.storeArguments(databaseURL) + arguments, dataDirectory: dataDirectory(index))
+            seed: false, arguments: Self.storeArguments(override.databaseURL ?? databaseURL) + arguments + override.arguments,
+            dataDirectory: dataDirectory(index), launcher: override.launcher)
         members.withLock { $0[index] = Member(child: child, endpoints: nil) }
         let endpoints = try await child.endpoints(timeout: readiness)
         members.withLock { $0[index].endpoints = endpoints }
@@ -141,9 +165,10 @@ public final class SvcdCluster: Sendable {
 /// Starts a cluster of `instances` svcd processes on `databaseURL`, runs `body` with it, and
 /// always stops every instance (also when `body` throws).
 public func withSvcdCluster<T>(
-    instances: Int = 3, databaseURL: String, seed: Bool = false, arguments: [String] = [], _ body: (SvcdCluster) async throws -> T
+    instances: Int = 3, databaseURL: String, seed: Bool = false, arguments: [String] = [], overrides: [Int: SvcdCluster.Override] = [:],
+    _ body: (SvcdCluster) async throws -> T
 ) async throws -> T {
-    let cluster = try await SvcdCluster.launch(instances: instances, databaseURL: databaseURL, seed: seed, arguments: arguments)
+    let cluster = try await SvcdCluster.launch(instances: instances, databaseURL: databaseURL, seed: seed, arguments: arguments, overrides: overrides)
     let result: T
     do {
         result = try await body(cluster)

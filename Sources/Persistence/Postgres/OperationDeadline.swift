@@ -10,6 +10,13 @@ import Synchronization
 /// connected, the server's own `lock_timeout` and `statement_timeout` end slow statements with
 /// an error; the second limit only guards against a connection that silently stopped answering.
 ///
+/// A silent network (a partition: nothing arrives, nothing is refused) would hold an operation
+/// that has its connection until the run limit. With `stall`, the operation is also given up as
+/// `.running` once it has run `stall.after` while `stall.isStalled()` says the database is not
+/// answering anyone, twice in a row ``Stall/recheck`` apart (checked every ``Stall/recheck`` from
+/// then on): a process that got no CPU for a while has replies waiting unread, and the second look
+/// gives its event loop that long to read them.
+///
 /// The operation may also report that its connection was lost (``Progress/connectionLost()``):
 /// the caller then gets `onTimeout(.lost)` at once, however long the limits still run. A query
 /// on a connection that closed while it was being sent may never complete (postgres-nio drops
@@ -28,6 +35,17 @@ enum OperationDeadline {
         case lost
     }
 
+    /// When to give up on an operation the database stopped answering, before its run limit.
+    struct Stall: Sendable {
+        /// How long the operation runs before the check applies.
+        let after: Duration
+        /// Whether the database answers nobody now.
+        let isStalled: @Sendable () -> Bool
+
+        /// How often the check runs again once it applies.
+        static let recheck: Duration = .milliseconds(100)
+    }
+
     /// What the operation tells the deadline: that it has its connection, or lost it.
     struct Progress: Sendable {
         fileprivate let connectedFlag: @Sendable () -> Void
@@ -42,7 +60,7 @@ enum OperationDeadline {
     }
 
     static func run<T: Sendable>(
-        connectLimit: Duration, runLimit: Duration, onTimeout: @escaping @Sendable (Stage) -> any Error,
+        connectLimit: Duration, runLimit: Duration, stall: Stall? = nil, onTimeout: @escaping @Sendable (Stage) -> any Error,
         _ operation: @escaping @Sendable (Progress) async throws -> T
     ) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -50,11 +68,24 @@ enum OperationDeadline {
             let progress = Progress(connectedFlag: { race.markConnected() }, lostFlag: { race.abandon(with: onTimeout(.lost)) })
             let started = ContinuousClock.now
             let finishBy = started.advanced(by: runLimit)
+            let stallBy = stall.map { started.advanced(by: $0.after) }
+            let suspected = Atomic<Bool>(false)
             // One watcher thread checks every operation's limits: a timer task per operation
             // (a task, a sleep and a cancellation each time) cost ~30 µs of CPU per request.
-            let ticket = DeadlineWatcher.shared.watch(due: started.advanced(by: connectLimit)) { now in
+            let ticket = DeadlineWatcher.shared.watch(due: min(started.advanced(by: connectLimit), stallBy ?? finishBy)) { now in
                 if !race.isConnected {
+                    guard now >= started.advanced(by: connectLimit) else { return started.advanced(by: connectLimit) }
                     race.abandon(with: onTimeout(.connecting))
+                    return nil
+                }
+                if let stall, let stallBy, now < finishBy {
+                    guard now >= stallBy else { return stallBy }
+                    guard stall.isStalled() else {
+                        suspected.store(false, ordering: .relaxed)
+                        return min(now.advanced(by: Stall.recheck), finishBy)
+                    }
+                    guard suspected.exchange(true, ordering: .relaxed) else { return min(now.advanced(by: Stall.recheck), finishBy) }
+                    race.abandon(with: onTimeout(.running))
                     return nil
                 }
                 guard now >= finishBy else { return finishBy }

@@ -52,6 +52,11 @@ public final class PostgresStore: Service, Sendable {
         public var startupWait: Duration = .seconds(10)
         /// The server gives up waiting for a row lock after this (`lock_timeout`): the same.
         public var lockTimeout: Duration = .seconds(5)
+        /// The server ends a session whose transaction has waited this long for its next
+        /// statement (`idle_in_transaction_session_timeout`), releasing its locks: an instance
+        /// cut off from the database mid-transaction holds up the others' writes of the same
+        /// rows at most this long. svcd sends a transaction's statements back to back.
+        public var idleInTransactionTimeout: Duration = .seconds(2)
 
         /// Statements of one kind of batched write (see ``StatementBatcher``) running at once; a
         /// write arriving while this many run waits for one of them and goes in the next.
@@ -95,6 +100,9 @@ public final class PostgresStore: Service, Sendable {
     /// How many operations have succeeded so far: one that waited for a connection in vain
     /// while this moved was waiting for a busy database, not an absent one.
     private let successes = Atomic<UInt64>(0)
+    /// When an operation last succeeded, in nanoseconds since ``startedAt``.
+    private let lastSuccess = Atomic<Int64>(0)
+    private let startedAt = ContinuousClock.now
 
     /// Whether the last operation that succeeded or failed for the database's sake reached it
     /// (`false` from the outage warning until "answers again").
@@ -141,6 +149,7 @@ public final class PostgresStore: Service, Sendable {
         switch outcome {
         case .success:
             successes.add(1, ordering: .relaxed)
+            lastSuccess.store(Self.nanoseconds(ContinuousClock.now - startedAt), ordering: .relaxed)
             if !reachable.exchange(true, ordering: .relaxed) {
                 logger.notice("PostgreSQL answers again", metadata: ["database": "\(url)"])
             }
@@ -188,7 +197,9 @@ public final class PostgresStore: Service, Sendable {
             ("application_name", "svcd"),
             ("statement_timeout", "\(milliseconds(configuration.statementTimeout))"),
             ("lock_timeout", "\(milliseconds(configuration.lockTimeout))"),
-            ("idle_in_transaction_session_timeout", "\(milliseconds(configuration.statementTimeout) * 2)"),
+            // A transaction left open by an instance that lost the network holds its row locks
+            // until this ends it: short, so that the other instances wait at most this long.
+            ("idle_in_transaction_session_timeout", "\(milliseconds(configuration.idleInTransactionTimeout))"),
         ]
     }
 
@@ -228,6 +239,18 @@ public final class PostgresStore: Service, Sendable {
         client.options.connectTimeout = configuration.connectionWait
         client.options.additionalStartupParameters = startupParameters(configuration)
         return client
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// Whether no operation has succeeded for ``Configuration/connectionWait``: the database
+    /// answers nobody (a partition, a hung server), so an operation running that long is given
+    /// up rather than held to its run limit.
+    private var answersNobody: Bool {
+        Self.nanoseconds(ContinuousClock.now - startedAt) - lastSuccess.load(ordering: .relaxed) > Self.nanoseconds(configuration.connectionWait)
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
@@ -616,8 +639,13 @@ public final class PostgresStore: Service, Sendable {
         let busy = lossWatch.operationsRunning > 0
         let successesBefore = successes.load(ordering: .relaxed)
         let waitLimit = connectLimit ?? (busy ? min(configuration.connectionWait, target ?? configuration.connectionWait) : configuration.connectionWait)
+        // A request's operation is given up once the database has answered nobody for the
+        // connection wait (see answersNobody); start-up's and seeding's long ones are not.
+        let stall = runLimit == nil && !QueueTimeExemption.isExempt
+            ? OperationDeadline.Stall(after: configuration.connectionWait) { [weak self] in self?.answersNobody ?? true }
+            : nil
         return try await OperationDeadline.run(
-            connectLimit: waitLimit, runLimit: runLimit ?? configuration.runLimit,
+            connectLimit: waitLimit, runLimit: runLimit ?? configuration.runLimit, stall: stall,
             onTimeout: { stage in
                 // First, so a write is marked abandoned whatever the caller is told.
                 let failure = onTimeout(stage)
