@@ -10,10 +10,12 @@ import WireTestSupport
 
 // Deterministic fuzzing of the request path below the socket: envelope decoding
 // (`WireRequest.decode`) and every use case's params decoding. The params of a use case are
-// read inside its route's handler (`UseCaseRoute.handle`), interleaved with the call into the
-// use case, so that handler, run over fresh in-memory repositories, is the cheapest layer that
-// includes them. The frame checks live in the endpoint's socket loop (private, on a socket), so
-// frame lists are fuzzed through a real in-process endpoint (see the last two tests).
+// read by its route's handler (`UseCaseRoute.handle`, with its `UseCaseInputs` function) before
+// it calls the use case, so that handler, run over fresh in-memory repositories, is the layer
+// that gives the whole reply: the wire types and then the use case's own rules. (The decoding
+// alone is fuzzed under libFuzzer too: Fuzz/Targets/UseCaseParams.swift.) The frame checks live
+// in the endpoint's socket loop (private, on a socket), so frame lists are fuzzed through a real
+// in-process endpoint (see the last two tests).
 //
 // Every input comes with an oracle written from the contract, independently of the code under
 // test: a generated input knows whether it is JSON at all (valid UTF-8, grammar, depth limit),
