@@ -2,8 +2,9 @@ extension JSONValue {
     /// The value as canonical JSON text: equal for any two values that are equal as JSON values,
     /// however they were spelled. Object members are sorted by key (byte-wise UTF-8), a repeated
     /// key keeps its last value (as lookup does); a number that is an integer fitting 64 bits is
-    /// written as that integer (`1`, `1.0` and `1e0` alike), any other as its nearest `Double`;
-    /// strings are escaped the writer's one way; there is no white space.
+    /// written as that integer (`1`, `1.0` and `1e0` alike), any other as its nearest `Double` —
+    /// as an integer when that `Double` is one fitting 64 bits (`1e-400` as `0`), so the text is
+    /// its own canonical text; strings are escaped the writer's one way; there is no white space.
     public func canonicalEncoded() -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
         writer.canonicalValue(self)
@@ -18,6 +19,10 @@ extension JSONWriter {
         case .number(let number):
             if let integer = number.int64Value {
                 int(integer)
+            } else if let integer = Int64(exactly: number.doubleValue) {
+                // Written as a Double ("0.0", "1e+17") it would read back as an integer, whose
+                // canonical text is the integer's.
+                int(integer)
             } else {
                 double(number.doubleValue)
             }
@@ -26,12 +31,20 @@ extension JSONWriter {
             for element in elements { canonicalValue(element) }
             endArray()
         case .object(let object):
-            var lastValue: [String: JSONValue] = [:]
-            for member in object.members { lastValue[member.key] = member.value }
+            // Keys compared byte for byte, as lookup compares them: a `String`-keyed dictionary
+            // would take `"é"` and `"e\u{301}"` (canonically equivalent) for one key. Sorted by
+            // key, then by position, so the last member of each key ends its run.
+            let members = object.members
+            let order = members.indices.sorted { a, b in
+                let keyA = members[a].key.utf8, keyB = members[b].key.utf8
+                return keyA.elementsEqual(keyB) ? a < b : keyA.lexicographicallyPrecedes(keyB)
+            }
             beginObject()
-            for key in lastValue.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                self.key(key)
-                canonicalValue(lastValue[key]!)
+            for (position, index) in order.enumerated() {
+                let member = members[index]
+                if position + 1 < order.count, members[order[position + 1]].key.utf8.elementsEqual(member.key.utf8) { continue }
+                key(member.key)
+                canonicalValue(member.value)
             }
             endObject()
         case .null, .bool, .string:

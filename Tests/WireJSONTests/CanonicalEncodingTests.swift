@@ -34,6 +34,33 @@ struct CanonicalEncodingTests {
         #expect(Set(texts).count == values.count, "\(texts)")
     }
 
+    /// Found by Fuzz/Targets/JSONParser.swift: `[123.456e-789]` (a JSONTestSuite seed) was
+    /// written `[0.0]`, whose canonical text is `[0]`.
+    @Test("a number that is no integer but whose nearest Double is one is written as that integer", arguments: [
+        ("[123.456e-789]", "[0]"), ("[-1e-400]", "[0]"), ("[1.00000000000000000001]", "[1]"),
+        ("[100000000000000000.5]", "[100000000000000000]"), ("[-9223372036854775808.1]", "[-9223372036854775808]"),
+        ("[9223372036854775807.5]", "[9.223372036854776e+18]"), ("[2.5]", "[2.5]"),
+    ])
+    func aNumberWhoseNearestDoubleIsAnIntegerIsWrittenAsThatInteger(_ pair: (String, String)) throws {
+        let once = try canonical(pair.0)
+        #expect(once == pair.1)
+        #expect(try canonical(once) == once)
+    }
+
+    /// Found with Fuzz/Targets/JSONParser.swift's canonical check, on a hand-written input (its
+    /// mutations had not produced one in ten minutes): a `String`-keyed dictionary merged the two
+    /// keys into one member (the first key's spelling, the last value), while lookup, comparing
+    /// bytes, sees two.
+    @Test("keys that differ in bytes but not as Swift strings are two keys")
+    func keysThatDifferInBytesButNotAsSwiftStringsAreTwoKeys() throws {
+        let precomposed = "\u{E9}", decomposed = "e\u{301}"
+        let text = "{\"\(precomposed)\":1,\"\(decomposed)\":2,\"\(precomposed)\":3}"
+        let once = try canonical(text)
+        #expect(Array(once.utf8) == Array("{\"\(decomposed)\":2,\"\(precomposed)\":3}".utf8))
+        #expect(Array(try canonical(once).utf8) == Array(once.utf8))
+        #expect(try canonical("{\"\(precomposed)\":1}").utf8.elementsEqual(try canonical("{\"\(decomposed)\":1}").utf8) == false)
+    }
+
     @Test("the canonical text parses back to an equal value and is a fixed point")
     func roundTrips() throws {
         let text = #"{"z":[1.5,{"b":null,"a":"x"}],"a":-7}"#
