@@ -87,7 +87,7 @@ enum PostgresFailure {
             if let message = error.serverInfo?[.message] {
                 return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
             }
-            return "\(error.code)"
+            return error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)"
         }
         return "\(error)"
     }
