@@ -75,6 +75,14 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         return Int(exactly: value)
     }
 
+    /// The text spelled by its exact value, one spelling per value (see
+    /// `NumberGrammar.exactSpelling`); the text itself for the non-finite spellings.
+    var exactText: [UInt8] {
+        guard isJSONRepresentable else { return Array(text.utf8) }
+        var text = text
+        return text.withUTF8 { NumberGrammar.exactSpelling($0) }
+    }
+
     /// The nearest `Double`: a number too large for `Double` gives ±infinity and one too
     /// small gives ±0.
     public var doubleValue: Double {
@@ -159,6 +167,58 @@ enum NumberGrammar {
         }
         // `-Double(0)` is -0.0, matching what `-0` means as a Double.
         return negative ? -Double(value) : Double(value)
+    }
+
+    /// Valid JSON number text spelled by its exact value, one spelling per value: an optional
+    /// `-`, the significant digits without leading or trailing zeros, then `e` and the power of
+    /// ten unless it is 0 (`1.50e2` → `15e1`, `0.001` → `1e-3`, `100` → `1e2`); zero is `0`.
+    /// Written exponents are read up to ten digits, as ``exactInt64(_:)`` reads them: values
+    /// that differ only beyond that are far past any finite `Double` and get one spelling.
+    static func exactSpelling(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let end = text.count
+        var i = 0
+        let negative = end > 0 && text[0] == UInt8(ascii: "-")
+        if negative { i = 1 }
+        var digits: [UInt8] = []
+        var exponent = 0
+        while i < end, isDigit(text[i]) {
+            if !(digits.isEmpty && text[i] == UInt8(ascii: "0")) { digits.append(text[i]) }
+            i += 1
+        }
+        if i < end && text[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < end, isDigit(text[i]) {
+                if !(digits.isEmpty && text[i] == UInt8(ascii: "0")) { digits.append(text[i]) }
+                exponent -= 1
+                i += 1
+            }
+        }
+        if i < end && text[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            var exponentNegative = false
+            if i < end && (text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) {
+                exponentNegative = text[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var written = 0
+            while i < end, isDigit(text[i]) {
+                if written < 1_000_000_000 { written = written * 10 + Int(text[i] &- 0x30) }
+                i += 1
+            }
+            exponent += exponentNegative ? -written : written
+        }
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        guard !digits.isEmpty else { return [UInt8(ascii: "0")] }
+        var spelling: [UInt8] = negative ? [UInt8(ascii: "-")] : []
+        spelling += digits
+        if exponent != 0 {
+            spelling.append(UInt8(ascii: "e"))
+            spelling += String(exponent).utf8
+        }
+        return spelling
     }
 
     /// The exact integer value of valid JSON number text, if it is an integer in `Int64`.

@@ -3,8 +3,11 @@ extension JSONValue {
     /// however they were spelled. Object members are sorted by key (byte-wise UTF-8), a repeated
     /// key keeps its last value (as lookup does); a number that is an integer fitting 64 bits is
     /// written as that integer (`1`, `1.0` and `1e0` alike), any other as its nearest `Double` —
-    /// as an integer when that `Double` is one fitting 64 bits (`1e-400` as `0`), so the text is
-    /// its own canonical text; strings are escaped the writer's one way; there is no white space.
+    /// unless that `Double` is a whole number (`0.0` for `1e-400`, `1e+17` for `1e17 + 0.5`),
+    /// whose text would read back as an integer, another number: such a number is written by its
+    /// exact value (`1e-400`, `1000000000000000005e-1`; digits without leading or trailing
+    /// zeros, then the power of ten). So the canonical text is its own canonical text. Strings
+    /// are escaped the writer's one way; there is no white space.
     public func canonicalEncoded() -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
         writer.canonicalValue(self)
@@ -19,12 +22,15 @@ extension JSONWriter {
         case .number(let number):
             if let integer = number.int64Value {
                 int(integer)
-            } else if let integer = Int64(exactly: number.doubleValue) {
-                // Written as a Double ("0.0", "1e+17") it would read back as an integer, whose
-                // canonical text is the integer's.
-                int(integer)
             } else {
-                double(number.doubleValue)
+                let double = number.doubleValue
+                if double.isFinite && double.rounded(.towardZero) == double {
+                    // That Double's text ("0.0", "1e+17") would read back as an integer: another
+                    // number, one a member requiring an integer takes while it refuses this one.
+                    rawJSON(number.exactText)
+                } else {
+                    self.double(double)
+                }
             }
         case .array(let elements):
             beginArray()

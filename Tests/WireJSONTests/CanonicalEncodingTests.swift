@@ -35,16 +35,25 @@ struct CanonicalEncodingTests {
     }
 
     /// Found by Fuzz/Targets/JSONParser.swift: `[123.456e-789]` (a JSONTestSuite seed) was
-    /// written `[0.0]`, whose canonical text is `[0]`.
-    @Test("a number that is no integer but whose nearest Double is one is written as that integer", arguments: [
-        ("[123.456e-789]", "[0]"), ("[-1e-400]", "[0]"), ("[1.00000000000000000001]", "[1]"),
-        ("[100000000000000000.5]", "[100000000000000000]"), ("[-9223372036854775808.1]", "[-9223372036854775808]"),
-        ("[9223372036854775807.5]", "[9.223372036854776e+18]"), ("[2.5]", "[2.5]"),
+    /// written `[0.0]`, whose canonical text is `[0]`. Written as the integer instead, it would be
+    /// one request with `[0]`, which an integer member takes while it refuses this one.
+    @Test("a number that is no integer but whose nearest Double is one keeps its exact value", arguments: [
+        ("[123.456e-789]", "[123456e-792]"), ("[-1e-400]", "[-1e-400]"), ("[1.00000000000000000001]", "[100000000000000000001e-20]"),
+        ("[100000000000000000.5]", "[1000000000000000005e-1]"), ("[-9223372036854775808.1]", "[-92233720368547758081e-1]"),
+        ("[9223372036854775808]", "[9223372036854775808]"), ("[1E19]", "[1e19]"), ("[0.10e+20]", "[1e19]"),
+        ("[1e-99999999999999999999]", "[1e-9999999999]"), ("[2.5]", "[2.5]"), ("[1e400]", "[null]"),
     ])
-    func aNumberWhoseNearestDoubleIsAnIntegerIsWrittenAsThatInteger(_ pair: (String, String)) throws {
+    func aNumberThatIsNoIntegerButWhoseNearestDoubleIsOneKeepsItsExactValue(_ pair: (String, String)) throws {
         let once = try canonical(pair.0)
         #expect(once == pair.1)
         #expect(try canonical(once) == once)
+    }
+
+    @Test("a number that is no integer is not the integer its nearest Double is")
+    func aNumberThatIsNoIntegerIsNotTheIntegerItsNearestDoubleIs() throws {
+        #expect(try canonical("[1.00000000000000000001]") != canonical("[1]"))
+        #expect(try canonical("[123.456e-789]") != canonical("[0]"))
+        #expect(try canonical("[100000000000000000.5]") != canonical("[100000000000000000]"))
     }
 
     /// Found with Fuzz/Targets/JSONParser.swift's canonical check, on a hand-written input (its
