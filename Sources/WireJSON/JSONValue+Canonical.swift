@@ -4,10 +4,11 @@ extension JSONValue {
     /// key keeps its last value (as lookup does); a number that is an integer fitting 64 bits is
     /// written as that integer (`1`, `1.0` and `1e0` alike), any other as its nearest `Double` —
     /// unless that `Double` is a whole number (`0.0` for `1e-400`, `1e+17` for `1e17 + 0.5`),
-    /// whose text would read back as an integer, another number: such a number is written by its
-    /// exact value (`1e-400`, `1000000000000000005e-1`; digits without leading or trailing
-    /// zeros, then the power of ten). So the canonical text is its own canonical text. Strings
-    /// are escaped the writer's one way; there is no white space.
+    /// whose text would read back as an integer, or infinite (`1e400`), which JSON has no text
+    /// for: such a number is written by its exact value (`1e-400`, `1000000000000000005e-1`,
+    /// `1e400`; digits without leading or trailing zeros, then the power of ten). So the
+    /// canonical text is its own canonical text, and no number's is an integer's or `null`.
+    /// Strings are escaped the writer's one way; there is no white space.
     public func canonicalEncoded() -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
         writer.canonicalValue(self)
@@ -24,12 +25,13 @@ extension JSONWriter {
                 int(integer)
             } else {
                 let double = number.doubleValue
-                if double.isFinite && double.rounded(.towardZero) == double {
-                    // That Double's text ("0.0", "1e+17") would read back as an integer: another
-                    // number, one a member requiring an integer takes while it refuses this one.
-                    rawJSON(number.exactText)
-                } else {
+                if double.isFinite && double.rounded(.towardZero) != double {
                     self.double(double)
+                } else {
+                    // That Double's text ("0.0", "1e+17") would read back as an integer, and an
+                    // infinite one is written `null`: other values, which members requiring an
+                    // integer (or allowing null) take while they refuse this one.
+                    rawJSON(number.exactText)
                 }
             }
         case .array(let elements):

@@ -41,7 +41,8 @@ struct CanonicalEncodingTests {
         ("[123.456e-789]", "[123456e-792]"), ("[-1e-400]", "[-1e-400]"), ("[1.00000000000000000001]", "[100000000000000000001e-20]"),
         ("[100000000000000000.5]", "[1000000000000000005e-1]"), ("[-9223372036854775808.1]", "[-92233720368547758081e-1]"),
         ("[9223372036854775808]", "[9223372036854775808]"), ("[1E19]", "[1e19]"), ("[0.10e+20]", "[1e19]"),
-        ("[1e-99999999999999999999]", "[1e-9999999999]"), ("[2.5]", "[2.5]"), ("[1e400]", "[null]"),
+        ("[1e-99999999999999999999]", "[1e-9999999999]"), ("[2.5]", "[2.5]"), ("[1e400]", "[1e400]"),
+        ("[-1.5E+400]", "[-15e399]"),
     ])
     func aNumberThatIsNoIntegerButWhoseNearestDoubleIsOneKeepsItsExactValue(_ pair: (String, String)) throws {
         let once = try canonical(pair.0)
@@ -54,6 +55,15 @@ struct CanonicalEncodingTests {
         #expect(try canonical("[1.00000000000000000001]") != canonical("[1]"))
         #expect(try canonical("[123.456e-789]") != canonical("[0]"))
         #expect(try canonical("[100000000000000000.5]") != canonical("[100000000000000000]"))
+    }
+
+    /// Found by Fuzz/Targets/UseCaseParams.swift's check that params and their canonical text
+    /// decode alike: `{"limit":1e400}` (refused: not an integer) was canonically `{"limit":null}`
+    /// (no limit, accepted), so an idempotency key bound by one replayed its result to the other.
+    @Test("a number no Double holds is not null")
+    func aNumberNoDoubleHoldsIsNotNull() throws {
+        #expect(try canonical(#"{"limit":1e400}"#) == #"{"limit":1e400}"#)
+        #expect(try canonical(#"{"limit":1e400}"#) != canonical(#"{"limit":null}"#))
     }
 
     /// Found with Fuzz/Targets/JSONParser.swift's canonical check, on a hand-written input (its
