@@ -213,6 +213,42 @@ write_settings() {
     } >"$data/pgdev.conf"
 }
 
+# claim_dir REQUESTED: readies DIR for a new cluster (REQUESTED, which must be empty, or a new
+# temporary directory when REQUESTED is empty): its paths set, short enough for the unix socket,
+# marked as made here. Sets the caller's created_dir to 1 when it made the directory.
+claim_dir() {
+    local requested=$1
+    if [ -z "$requested" ]; then
+        requested=$(mktemp -d "${TMPDIR:-/tmp}/pgdev.XXXXXXXX")
+        created_dir=1
+    else
+        requested=$(absolute "$requested")
+        mkdir -p "$requested"
+        [ -z "$(ls -A "$requested")" ] || die "$requested is not empty"
+    fi
+    setup_paths "$(absolute "$requested")"
+    # The unix socket lives in DIR; its path has to fit in sun_path (107 bytes).
+    [ $((${#dir} + 16)) -le 107 ] || die "DIR path too long for a unix socket: $dir"
+    touch "$marker"
+}
+
+# fail MESSAGE: a new cluster could not be made: says why with the log's tail, stops the server and
+# removes DIR if claim_dir made it (the caller's created_dir).
+fail() {
+    echo "postgres-dev: $*" >&2
+    log_tail
+    pg_stop >/dev/null 2>&1 || true
+    if [ "$created_dir" -eq 1 ]; then rm -rf "$dir"; fi
+    exit 1
+}
+
+# check_port: an explicit --port (the caller's port and explicit_port) is 1…65535.
+check_port() {
+    if [ "$explicit_port" -eq 1 ]; then
+        [[ "$port" =~ ^[0-9]+$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || die "bad port: $port"
+    fi
+}
+
 cmd_start() {
     local requested_dir="" port="" explicit_port=0 db=svc fsync=on created_dir=0
     [ "${PGDEV_FSYNC:-on}" = off ] && fsync=off
@@ -228,30 +264,8 @@ cmd_start() {
         esac
     done
     [[ "$db" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || die "database name must be a plain identifier: $db"
-    if [ "$explicit_port" -eq 1 ]; then
-        [[ "$port" =~ ^[0-9]+$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || die "bad port: $port"
-    fi
-
-    if [ -z "$requested_dir" ]; then
-        requested_dir=$(mktemp -d "${TMPDIR:-/tmp}/pgdev.XXXXXXXX")
-        created_dir=1
-    else
-        requested_dir=$(absolute "$requested_dir")
-        mkdir -p "$requested_dir"
-        [ -z "$(ls -A "$requested_dir")" ] || die "$requested_dir is not empty"
-    fi
-    setup_paths "$(absolute "$requested_dir")"
-    # The unix socket lives in DIR; its path has to fit in sun_path (107 bytes).
-    [ $((${#dir} + 16)) -le 107 ] || die "DIR path too long for a unix socket: $dir"
-    touch "$marker"
-
-    fail() {
-        echo "postgres-dev: $*" >&2
-        log_tail
-        pg_stop >/dev/null 2>&1 || true
-        if [ "$created_dir" -eq 1 ]; then rm -rf "$dir"; fi
-        exit 1
-    }
+    check_port
+    claim_dir "$requested_dir"
 
     if [ "$cluster_user" != "$(id -un)" ]; then
         chown -R "$cluster_user:" "$dir"
@@ -296,7 +310,7 @@ cmd_start() {
 }
 
 cmd_standby() {
-    local primary_dir="" requested_dir="" port="" explicit_port=0
+    local primary_dir="" requested_dir="" port="" explicit_port=0 created_dir=0
     while [ $# -gt 0 ]; do
         case "$1" in
             --port) port=${2:?--port needs a number}; explicit_port=1; shift 2 ;;
@@ -310,31 +324,23 @@ cmd_standby() {
         esac
     done
     [ -n "$primary_dir" ] || usage
+    check_port
     local primary_port primary_db primary_fsync
     setup_paths "$primary_dir"
     primary_port=$(saved PGDEV_PORT)
     primary_db=$(saved PGDEV_DB)
     primary_fsync=$(sed -n "s/^fsync = //p" "$data/pgdev.conf")
     is_running || die "the primary in $primary_dir does not run"
-    if [ -z "$requested_dir" ]; then
-        requested_dir=$(mktemp -d "${TMPDIR:-/tmp}/pgdev.XXXXXXXX")
-    else
-        requested_dir=$(absolute "$requested_dir")
-        mkdir -p "$requested_dir"
-        [ -z "$(ls -A "$requested_dir")" ] || die "$requested_dir is not empty"
-    fi
-    setup_paths "$(absolute "$requested_dir")"
-    [ $((${#dir} + 16)) -le 107 ] || die "DIR path too long for a unix socket: $dir"
-    touch "$marker"
+    claim_dir "$requested_dir"
     [ "$cluster_user" = "$(id -un)" ] || chown -R "$cluster_user:" "$dir"
     cd /
     # The copy and the standby's primary_conninfo (-R) reach the primary over its unix socket.
     as_cluster_user "$bin/pg_basebackup" -h "$primary_dir" -p "$primary_port" -U "$cluster_user" -D "$data" -R -X stream --checkpoint=fast \
-        >"$dir/basebackup.log" 2>&1 || { cat "$dir/basebackup.log" >&2; rm -rf "$dir"; die "pg_basebackup failed"; }
+        >"$dir/basebackup.log" 2>&1 || { cat "$dir/basebackup.log" >&2; fail "pg_basebackup failed"; }
     [ "$explicit_port" -eq 1 ] || port=$(pick_port)
     write_settings "$port" "${primary_fsync:-on}"
     [ "$cluster_user" = "$(id -un)" ] || chown "$cluster_user:" "$data/pgdev.conf"
-    pg_start || { log_tail; pg_stop >/dev/null 2>&1 || true; rm -rf "$dir"; die "the standby did not start (port $port)"; }
+    pg_start || fail "the standby did not start (port $port)"
     print_lines "$primary_db" "$port" >"$env_file"
     [ "$cluster_user" = "$(id -un)" ] || chown "$cluster_user:" "$env_file"
     cat "$env_file"
