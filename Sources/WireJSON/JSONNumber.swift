@@ -193,20 +193,7 @@ enum NumberGrammar {
                 i += 1
             }
         }
-        if i < end && text[i] | 0x20 == UInt8(ascii: "e") {
-            i += 1
-            var exponentNegative = false
-            if i < end && (text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) {
-                exponentNegative = text[i] == UInt8(ascii: "-")
-                i += 1
-            }
-            var written = 0
-            while i < end, isDigit(text[i]) {
-                if written < 1_000_000_000 { written = written * 10 + Int(text[i] &- 0x30) }
-                i += 1
-            }
-            exponent += exponentNegative ? -written : written
-        }
+        exponent += writtenExponent(text, at: &i)
         while digits.last == UInt8(ascii: "0") {
             digits.removeLast()
             exponent += 1
@@ -219,6 +206,28 @@ enum NumberGrammar {
             spelling += String(exponent).utf8
         }
         return spelling
+    }
+
+    /// The exponent part (`e`/`E`, a sign, digits) starting at `i`, if there is one: its value,
+    /// saturated past 10^9 (beyond that no answer of ``exactSpelling(_:)`` or ``exactInt64(_:)``
+    /// depends on the exact value, the digit count being far smaller), with `i` moved past it;
+    /// else 0, `i` unmoved.
+    @inline(__always)
+    static func writtenExponent(_ text: UnsafeBufferPointer<UInt8>, at i: inout Int) -> Int {
+        let end = text.count
+        guard i < end && text[i] | 0x20 == UInt8(ascii: "e") else { return 0 }
+        i += 1
+        var negative = false
+        if i < end && (text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) {
+            negative = text[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var written = 0
+        while i < end, text[i] &- 0x30 < 10 {
+            if written < 1_000_000_000 { written = written * 10 + Int(text[i] &- 0x30) }
+            i += 1
+        }
+        return negative ? -written : written
     }
 
     /// The exact integer value of valid JSON number text, if it is an integer in `Int64`.
@@ -285,22 +294,7 @@ enum NumberGrammar {
                 i += 1
             }
         }
-        if i < end && text[i] | 0x20 == UInt8(ascii: "e") {
-            i += 1
-            var exponentNegative = false
-            if i < end && (text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) {
-                exponentNegative = text[i] == UInt8(ascii: "-")
-                i += 1
-            }
-            var written = 0
-            while i < end, text[i] &- 0x30 < 10 {
-                // Saturate: beyond 10^9 the answer no longer depends on the exact value,
-                // because the digit count is far smaller.
-                if written < 1_000_000_000 { written = written * 10 + Int(text[i] &- 0x30) }
-                i += 1
-            }
-            exponent += exponentNegative ? -written : written
-        }
+        exponent += writtenExponent(text, at: &i)
         guard i == end else { return nil }  // not JSON number text (e.g. `inf`)
 
         if mantissa == 0 && !overflow { return 0 }
