@@ -45,31 +45,21 @@ def anchors(path, cache={}):
     GitHub does) and explicit <a name/id> ones."""
     if path in cache:
         return cache[path]
-    found, counts, fence = set(), {}, None
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            marker = FENCE.match(line)
-            if marker:
-                if fence is None:
-                    fence = marker.group(1)[0]
-                elif marker.group(1)[0] == fence:
-                    fence = None
-                continue
-            if fence is not None:
-                continue
-            found.update(HTML_ANCHOR.findall(line))
-            match = HEADING.match(line)
-            if match:
-                base = slug(match.group(2))
-                count = counts.get(base, 0)
-                counts[base] = count + 1
-                found.add(base if count == 0 else f"{base}-{count}")
+    found, counts = set(), {}
+    for _, line in prose_lines(path):
+        found.update(HTML_ANCHOR.findall(line))
+        match = HEADING.match(line)
+        if match:
+            base = slug(match.group(2))
+            count = counts.get(base, 0)
+            counts[base] = count + 1
+            found.add(base if count == 0 else f"{base}-{count}")
     cache[path] = found
     return found
 
 
-def links(path):
-    """(line number, target) of every link outside fenced code blocks and code spans."""
+def prose_lines(path):
+    """(line number, line) of every line outside fenced code blocks."""
     fence = None
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
@@ -80,10 +70,15 @@ def links(path):
                 elif marker.group(1)[0] == fence:
                     fence = None
                 continue
-            if fence is not None:
-                continue
-            for target in LINK.findall(CODE_SPAN.sub("", line)):
-                yield number, target
+            if fence is None:
+                yield number, line
+
+
+def links(path):
+    """(line number, target) of every link outside fenced code blocks and code spans."""
+    for number, line in prose_lines(path):
+        for target in LINK.findall(CODE_SPAN.sub("", line)):
+            yield number, target
 
 
 def check(path):
