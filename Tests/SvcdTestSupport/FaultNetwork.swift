@@ -25,8 +25,8 @@ public final class FaultNetwork: Sendable {
     public let instanceAddress: String
     /// This machine's end of the database link: where PostgreSQL listens for the namespace.
     public let databaseAddress: String
-    /// The database link's network, for PostgreSQL's `pg_hba.conf`.
-    public let databaseNetwork: String
+    private let hostClientLink: String
+    private let namespaceClientLink: String
     private let hostDatabaseLink: String
     private let namespaceDatabaseLink: String
 
@@ -42,7 +42,8 @@ public final class FaultNetwork: Sendable {
         clientAddress = "\(prefix).1"
         instanceAddress = "\(prefix).2"
         databaseAddress = "\(prefix).5"
-        databaseNetwork = "\(prefix).4/30"
+        hostClientLink = "nfc\(tag)h"
+        namespaceClientLink = "nfc\(tag)n"
         hostDatabaseLink = "nfd\(tag)h"
         namespaceDatabaseLink = "nfd\(tag)n"
     }
@@ -66,7 +67,6 @@ public final class FaultNetwork: Sendable {
     }
 
     private func build() async throws {
-        let hostClientLink = "nfc\(name.dropFirst(6))h", namespaceClientLink = "nfc\(name.dropFirst(6))n"
         try await Self.run(Self.ip, ["netns", "add", name], "create a network namespace (this test needs root)")
         try await inside(["link", "set", "lo", "up"])
         for (host, namespace, hostAddress, namespaceAddress) in [
@@ -96,10 +96,13 @@ public final class FaultNetwork: Sendable {
         try await Self.run(Self.ip, ["netns", "exec", name, Self.tc, "qdisc", "del", "dev", namespaceDatabaseLink, "root"], "heal the database link")
     }
 
-    /// Deletes the namespace (its veth ends, and so both pairs, go with it). Harmless twice.
+    /// Deletes the namespace (its veth ends, and so both pairs, go with it) and any pair a failed
+    /// ``create()`` left outside it. Harmless twice.
     public func remove() async {
         _ = try? await SpawnedProcess.run(Self.ip, ["netns", "del", name], timeout: .seconds(30))
-        _ = try? await SpawnedProcess.run(Self.ip, ["link", "del", hostDatabaseLink], timeout: .seconds(30))
+        for link in [hostClientLink, hostDatabaseLink] {
+            _ = try? await SpawnedProcess.run(Self.ip, ["link", "del", link], timeout: .seconds(30))
+        }
     }
 
     private func inside(_ arguments: [String]) async throws {

@@ -19,7 +19,7 @@ import Synchronization
 /// With one server and `any` there is nothing to choose: the pool stays on it, as without this.
 final class PostgresServerChoice: Sendable {
     /// How a server answered a probe.
-    enum Probe: Sendable, Equatable {
+    enum Probe: Sendable {
         /// It fits the URL's `target_session_attrs`.
         case fits
         /// It answers but does not fit (a standby, or read-only); the reason says which.
@@ -28,6 +28,12 @@ final class PostgresServerChoice: Sendable {
         case unreachable(String)
         /// It refused this service's login or database (``PostgresAccessRefused``).
         case refused(PostgresAccessRefused)
+
+        /// Whether the server may be used.
+        var fits: Bool {
+            if case .fits = self { return true }
+            return false
+        }
     }
 
     /// How often the search probes the servers again while none fits.
@@ -72,13 +78,16 @@ final class PostgresServerChoice: Sendable {
     /// The server in use.
     var server: PostgresURL.Server { servers[state.withLock { $0.index }] }
 
-    /// Starts the pool of the server in use. Call once.
-    func start() {
+    /// Starts the pool of the server in use; whether this call started it (not an earlier one,
+    /// and not after ``close()``).
+    @discardableResult
+    func start() -> Bool {
         state.withLock { state in
-            guard !state.started, !state.closed else { return }
+            guard !state.started, !state.closed else { return false }
             state.started = true
             let client = state.client
             state.runner = Task { await client.run() }
+            return true
         }
     }
 
@@ -198,8 +207,8 @@ final class PostgresServerChoice: Sendable {
     /// The server in use if it fits, else the first that fits in the URL's order.
     private func pick(_ probes: [Probe]) -> Int? {
         let current = state.withLock { $0.index }
-        if probes[current] == .fits { return current }
-        return probes.firstIndex(of: .fits)
+        if probes[current].fits { return current }
+        return probes.firstIndex { $0.fits }
     }
 
     private func reasons(_ probes: [Probe]) -> [String] {
@@ -211,17 +220,6 @@ final class PostgresServerChoice: Sendable {
         case .fits: "fits"
         case .unfit(let reason), .unreachable(let reason): reason
         case .refused(let refused): refused.description
-        }
-    }
-}
-
-extension PostgresServerChoice.Probe {
-    static func == (lhs: Self, rhs: Self) -> Bool {
-        switch (lhs, rhs) {
-        case (.fits, .fits): true
-        case (.unfit(let a), .unfit(let b)), (.unreachable(let a), .unreachable(let b)): a == b
-        case (.refused(let a), .refused(let b)): a.description == b.description
-        default: false
         }
     }
 }

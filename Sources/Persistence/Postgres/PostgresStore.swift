@@ -92,7 +92,6 @@ public final class PostgresStore: Service, Sendable {
     let servers: PostgresServerChoice
     /// The connection pool's logger, which the event listener's connection logs to as well.
     let backgroundLogger: Logger
-    private let started = Atomic<Bool>(false)
     /// Ends an operation's wait when its connection closes.
     let lossWatch = ConnectionLossWatch()
     /// Whether the last operation reached the database; a change is logged once.
@@ -267,9 +266,7 @@ public final class PostgresStore: Service, Sendable {
     /// Starts the connection pool and the event sequencer (``PostgresEventSequencer``). Call
     /// once, before any other use.
     public func start() {
-        guard !started.exchange(true, ordering: .relaxed) else { return }
-        servers.start()
-        sequencer.start(for: self)
+        if servers.start() { sequencer.start(for: self) }
     }
 
     /// Keeps the pool running until graceful shutdown, then closes it. In the service group this
