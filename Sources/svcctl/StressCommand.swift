@@ -67,6 +67,12 @@ struct StressCommand: ParsableCommand {
     @Option(name: .long, help: "Largest share (0…1) of the requests sent that may be refused as overloaded, unavailable or past their deadline, or go unanswered, for the run to count as clean: beyond it the load was more than the service sustains, and the invariants were checked on too little.")
     var maxRefusedShare: Double = StressReport.defaultMaximumRefusedShare
 
+    @Option(name: .long, help: "Also write one JSON line per --sample-interval to FILE: counts so far, requests in flight, and the p50, p99 and largest latency of that interval.")
+    var samples: String?
+
+    @Option(name: .long, help: "How often --samples writes a line: 10s, 1m, 500ms or seconds.")
+    var sampleInterval: StressDuration = StressDuration(seconds: 10)
+
     @Flag(name: .long, help: "No live progress line on stderr.")
     var noProgress = false
 
@@ -81,6 +87,7 @@ struct StressCommand: ParsableCommand {
         guard maxRefusedShare >= 0, maxRefusedShare <= 1 else { throw ValidationError("--max-refused-share must be between 0 and 1, e.g. 0.25") }
         guard (1...100_000).contains(maxOutstanding) else { throw ValidationError("--max-outstanding must be 1…100000") }
         guard duration.seconds <= 7 * 86_400 else { throw ValidationError("--duration must be at most 7 days") }
+        guard sampleInterval.seconds >= 1, sampleInterval.seconds <= 3600 else { throw ValidationError("--sample-interval must be 1s…1h") }
         if let taxRate, Self.partsPerMillion(taxRate) == nil {
             throw ValidationError("--tax-rate must be a decimal fraction 0…1 with at most 6 decimals, e.g. 0.08")
         }
@@ -99,6 +106,7 @@ struct StressCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
+            let sampleLog = try StressSampleLog(path: samples, intervalSeconds: sampleInterval.seconds)
             let cluster = try locateInstances()
             let taxPartsPerMillion = resolveTaxRate(cluster: cluster)
             let plan = StressPlan(
@@ -110,6 +118,7 @@ struct StressCommand: ParsableCommand {
             do throws(LoadFailure) {
                 outcome = try StressRun.execute(plan, events: { announce($0, plan: plan, line: line) }) { snapshot in
                     line.show(elapsed: snapshot.elapsedSeconds, tally: snapshot.tally, inFlight: snapshot.inFlight, recent: snapshot.recent)
+                    sampleLog.add(snapshot)
                 }
             } catch {
                 throw CtlFailure(error)

@@ -17,8 +17,22 @@ struct StressMixTests {
         #expect(StressMix(text) == nil)
     }
 
-    @Test func theDefaultMixSendsEveryKind() {
-        #expect(StressOperationKind.allCases.allSatisfy { StressMix.standard.includes($0) })
+    @Test func theNamedMixesSendEveryKindBetweenThem() {
+        #expect(StressOperationKind.allCases.allSatisfy { kind in StressMix.named.contains { $0.mix.includes(kind) } })
+        #expect(StressOperationKind.allCases.filter { $0 != .update }.allSatisfy { StressMix.standard.includes($0) })
+    }
+
+    @Test func theSteadyMixAddsNoRows() {
+        let growing: [StressOperationKind] = [.review, .order, .cancel, .register]
+        #expect(!growing.contains { StressMix.steady.includes($0) })
+        #expect(StressMix.steady.includes(.update) && StressMix.steady.includes(.read))
+    }
+
+    @Test func aMixIsNamedOrWeighed() throws {
+        #expect(StressMix(nameOrWeights: "Steady")?.description == StressMix.steady.description)
+        #expect(StressMix(nameOrWeights: "standard")?.description == StressMix.standard.description)
+        #expect(StressMix(nameOrWeights: "update=1")?.weights == [.update: 1])
+        #expect(StressMix(nameOrWeights: "busy") == nil)
     }
 
     @Test func taxIsRoundedHalfToEven() {

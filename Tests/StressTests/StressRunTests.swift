@@ -76,11 +76,39 @@ extension StressSuite {
         @Test(arguments: [
             ["--mix", "read=1,teleport=2"], ["--mix", "read=0"], ["--duration", "0s"], ["--duration", "soon"], ["--rate", "0"],
             ["--clients", "0"], ["--threads", "0"], ["--threads", "65"], ["--users", "1"], ["--tax-rate", "8%"],
+            ["--sample-interval", "0.5"], ["--sample-interval", "2h"], ["--samples", "/nonexistent/samples.jsonl"],
         ])
         func stressRefusesBadArgumentsAsUsageErrors(_ arguments: [String]) async throws {
             let outcome = try await runTool(try ExecutableLocator.svcctl(), ["stress", "--data-dir", "/nonexistent"] + arguments, timeout: 30)
             #expect(outcome.status == 64, "stderr: \(outcome.stderr)")
             #expect(outcome.stdout.isEmpty)
+        }
+
+        /// The soak's mix adds no rows (reads, profile updates, restocks, favourites saved and
+        /// removed) and is checked like any other; `--samples` writes one line per interval with
+        /// that interval's latency.
+        @Test func aSteadyRunSendsNoGrowingWritesAndWritesOneSampleLinePerInterval() async throws {
+            try await withSvcd(seed: true) { child in
+                _ = try await child.endpoints()
+                let samples = child.dataDirectory + "/samples.jsonl"
+                let (outcome, report) = try await stress(child.dataDirectory, [
+                    "--duration", "3s", "--rate", "400", "--clients", "16", "--seed", "21", "--mix", "steady", "--timeout", "30",
+                    "--samples", samples, "--sample-interval", "1s", "--max-refused-share", "1",
+                ])
+                #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(4000))")
+                #expect(report["violations"]?.intValue == 0)
+                #expect(report["settings"]?["mix"]?.stringValue == "read=60,favorite=20,restock=10,update=10")
+                let useCases = try #require(report["useCases"]?.objectValue)
+                let sentTo = Set(useCases.map(\.key))
+                #expect(sentTo.isDisjoint(with: ["PlaceOrder", "AddReview", "CancelOrder", "RegisterUser"].map { $0 }), "the steady mix sent to \(sentTo)")
+                #expect((useCases["UpdateUserProfile"]?["ok"]?.intValue ?? 0) > 0, "profile updates were answered ok: \(useCases["UpdateUserProfile"]?.description ?? "none sent")")
+                let lines = try String(contentsOfFile: samples, encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+                #expect((2...5).contains(lines.count), "one line a second over a 3 s load: \(lines)")
+                let seconds = lines.compactMap { $0["second"]?.doubleValue }
+                #expect(seconds == seconds.sorted() && seconds.count == lines.count, "\(seconds)")
+                #expect(lines.contains { ($0["answered"]?.intValue ?? 0) > 0 && $0["p99Ms"]?.doubleValue != nil }, "\(lines)")
+                #expect(lines.last?["sent"]?.intValue ?? 0 <= report["load"]?["sent"]?.intValue ?? 0)
+            }
         }
 
         /// A run where a large share was refused as overloaded is not clean, however well the

@@ -9,6 +9,22 @@ public struct StressMix: Sendable, CustomStringConvertible {
     /// The default mix: mostly reads, with every invariant-bearing write well represented.
     public static let standard = StressMix("read=52,favorite=15,review=10,order=12,cancel=3,restock=3,register=5")!
 
+    /// A mix whose data does not grow, for soaks: reads, profile updates, restocks, favourites
+    /// saved and removed (a user's favourites stop at the cap of 100).
+    public static let steady = StressMix("read=60,favorite=20,restock=10,update=10")!
+
+    /// The mixes named by a word instead of weights.
+    public static let named: [(name: String, mix: StressMix)] = [("standard", .standard), ("steady", .steady)]
+
+    /// Reads a mix's name (``named``) or `KIND=WEIGHT,…`; `nil` for anything else.
+    public init?(nameOrWeights text: String) {
+        if let named = Self.named.first(where: { $0.name == text.lowercased() }) {
+            self = named.mix
+        } else {
+            self.init(text)
+        }
+    }
+
     /// Reads `KIND=WEIGHT,…` (kinds in any letter case, each at most once, weights 0…1,000,000,
     /// not all 0); `nil` for anything else.
     public init?(_ text: String) {

@@ -14,6 +14,8 @@ public enum StressOperationKind: String, CaseIterable, Sendable {
     case cancel
     /// RestockMenuItem.
     case restock
+    /// UpdateUserProfile: a new name for one of the run's users (the data does not grow).
+    case update
     /// RegisterUser of a contested email address (random letter case).
     case register
 }

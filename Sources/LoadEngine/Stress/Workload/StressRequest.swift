@@ -26,6 +26,8 @@ struct StressRequest: Sendable {
         case cancel(orderId: String)
         /// RestockMenuItem of item index `item` by `quantity`.
         case restock(item: Int, quantity: Int)
+        /// UpdateUserProfile to `name`.
+        case updateProfile(name: String)
         /// RegisterUser of contested email index `email`, as `address`.
         case register(email: Int, address: String)
     }
@@ -119,6 +121,10 @@ struct StressRequest: Sendable {
             } else {
                 ledger.observe(StressViolation(invariant: "protocol", detail: "RestockMenuItem answered ok without the item's stock: \(Wording.plain(result))"))
             }
+        case .updateProfile(let name):
+            if result[WireMember.user.name]?[WireMember.name.name]?.stringValue != name {
+                ledger.observe(StressViolation(invariant: "protocol", detail: "UpdateUserProfile to \(name) answered ok with \(Wording.plain(result))"))
+            }
         case .register(let email, let address):
             guard let userId = result[WireMember.user.name]?[WireMember.id.name]?.stringValue else {
                 ledger.observe(StressViolation(invariant: "protocol", detail: "RegisterUser answered ok without a user id: \(Wording.plain(result))"))
@@ -154,7 +160,7 @@ struct StressRequest: Sendable {
         case .order: ledger.unknownOrders += 1
         case .restock(let item, let quantity): ledger.unknownRestocked[item, default: 0] += quantity
         case .register(let email, _): ledger.unknownRegistrations[email, default: 0] += 1
-        case .read, .removeFavorite, .cancel: break  // the store's order status tells what a cancel did
+        case .read, .removeFavorite, .cancel, .updateProfile: break  // the store's order status tells what a cancel did; a name is not counted
         }
     }
 }

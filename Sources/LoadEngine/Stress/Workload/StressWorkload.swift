@@ -36,6 +36,7 @@ struct StressWorkload {
         if mix.includes(.order) || mix.includes(.cancel) { names.append(.placeOrder) }
         if mix.includes(.cancel) { names.append(.cancelOrder) }
         if mix.includes(.restock) { names.append(.restockMenuItem) }
+        if mix.includes(.update) { names.append(.updateUserProfile) }
         if mix.includes(.register) { names.append(.registerUser) }
         return names
     }
@@ -49,6 +50,7 @@ struct StressWorkload {
         case .order: order()
         case .cancel: cancel()
         case .restock: restock()
+        case .update: update()
         case .register: register()
         }
     }
@@ -181,6 +183,14 @@ struct StressWorkload {
         return StressRequest(
             useCase: .restockMenuItem, params: [WireMember.itemId.name: .string(fixture.items[item].id), WireMember.quantity.name: .int(quantity)],
             effect: .restock(item: item, quantity: quantity))
+    }
+
+    private mutating func update() -> StressRequest {
+        serial += 1
+        let name = "Stress \(fixture.tag) c\(clientIndex) #\(serial)"
+        return StressRequest(
+            useCase: .updateUserProfile, params: [WireMember.userId.name: .string(anyUser().id), WireMember.name.name: .string(name)],
+            effect: .updateProfile(name: name))
     }
 
     private mutating func register() -> StressRequest {
