@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# The soak: `svcctl stress` at a steady open-loop rate for a long time (30 minutes by default)
+# against one `svcd --seed-sample` on SQLite, or three svcd instances sharing one throwaway
+# PostgreSQL server (STORE=postgres), sampling every INTERVAL seconds what a leak or a slow
+# drift would show: each svcd's resident memory (VmRSS), open file descriptors and threads,
+# the store's size on disk (SQLite: the data directory), and the p99 of the requests answered in
+# that interval (svcctl stress --samples, latency from each request's intended send time).
+#
+# Two mixes: MIX=steady (reads, profile updates, restocks, favourites saved and removed: the
+# data does not grow; the event log and the idempotency records still do, pruned by retention)
+# and MIX=standard (svcctl stress's default: orders, reviews and registrations add rows all the
+# time). For the steady mix it prints the goals with their verdicts: after the first 5 minutes
+# RSS grows less than 5 %, descriptors and threads stay flat (max − min ≤ 2 per instance), the
+# p99 of every later minute (the median of its 10-second p99s) within 2× the first minute's;
+# and the stress run's invariants hold (its verdict is clean).
+#
+# The samples go to $OUT_DIR/soak-$STORE-$MIX.tsv, the drawing to $OUT_DIR/soak-$STORE-$MIX.png.
+#
+# usage: Benchmarks/soak.sh     (after `swift build -c release --product svcd --product svcctl`)
+# environment: STORE (sqlite | postgres), MIX (steady | standard), RATE (sqlite 2000, postgres
+#              600: about half of what the machine serves, Docs/BENCHMARKS.md → Mixed load),
+#              DURATION (30m), INTERVAL (10), CLIENTS (64), SVCD and SVCCTL (.build/release/…),
+#              OUT_DIR (Docs)
+set -euo pipefail
+source "$(dirname "$0")/c/common.sh"
+
+root=$here/../..
+SVCD=${SVCD:-$root/.build/release/svcd}
+SVCCTL=${SVCCTL:-$root/.build/release/svcctl}
+for binary in "$SVCD" "$SVCCTL"; do
+    [[ -x $binary ]] || { echo "no $(basename "$binary") at $binary: run 'swift build -c release --product $(basename "$binary")'" >&2; exit 1; }
+done
+command -v gnuplot >/dev/null || { echo "gnuplot is needed for the drawing: apt-get install gnuplot-nox" >&2; exit 1; }
+store=${STORE:-sqlite}
+mix=${MIX:-steady}
+case $store in
+    sqlite) rate=${RATE:-2000} ;;
+    postgres) rate=${RATE:-600} ;;
+    *) echo "STORE must be sqlite or postgres" >&2; exit 1 ;;
+esac
+duration=${DURATION:-30m}
+interval=${INTERVAL:-10}
+clients=${CLIENTS:-64}
+out_dir=${OUT_DIR:-$root/Docs}
+name=soak-$store-$mix
+
+svcd_pids=() dirs=()
+if [[ $store == sqlite ]]; then
+    start_svcd "$work/svcd"
+    svcd_pids+=("${pids[-1]}") dirs+=("$work/svcd")
+else
+    # A directory of its own (the server runs as the postgres user, which cannot enter $work).
+    "$root/Deploy/postgres-dev.sh" start >"$work/pg.out" 2>"$work/pg.err"
+    pg_dir=$(sed -n 's/^PGDEV_DIR=//p' "$work/pg.out")
+    pg_url=$(sed -n 's/^PGDEV_URL=//p' "$work/pg.out")
+    trap '"$root/Deploy/postgres-dev.sh" stop "$pg_dir" >/dev/null 2>&1 || true; cleanup' EXIT
+    # One at a time: the first seeds the sample data, the others find it there.
+    for instance in 1 2 3; do
+        start_svcd "$work/pg$instance" --store postgres --database-url "$pg_url"
+        svcd_pids+=("${pids[-1]}") dirs+=("$work/pg$instance")
+    done
+fi
+
+targets=()
+for dir in "${dirs[@]}"; do targets+=(--data-dir "$dir"); done
+echo "$name: $(machine_line); ${#svcd_pids[@]} svcd (pids ${svcd_pids[*]}), $rate requests/s, mix $mix, $duration"
+"$SVCCTL" stress "${targets[@]}" --duration "$duration" --rate "$rate" --clients "$clients" --mix "$mix" \
+    --samples "$work/latency.jsonl" --sample-interval "$interval" --json >"$work/report.json" 2>"$work/stress.err" &
+stress_pid=$!
+pids+=($stress_pid)
+
+# One row per interval: minutes since the stress run started, then per instance RSS (MiB),
+# descriptors and threads, then the store's size (MiB; SQLite only).
+header="minute"
+for index in "${!svcd_pids[@]}"; do header+="\trss_mib_$index\tfds_$index\tthreads_$index"; done
+printf "$header\tstore_mib\n" >"$work/process.tsv"
+started=$(date +%s.%N)
+while kill -0 "$stress_pid" 2>/dev/null; do
+    row=$(awk -v s="$started" -v n="$(date +%s.%N)" 'BEGIN { printf "%.3f", (n - s) / 60 }')
+    for pid in "${svcd_pids[@]}"; do
+        rss=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$pid/status")
+        threads=$(awk '/^Threads:/ { print $2 }' "/proc/$pid/status")
+        fds=$(ls "/proc/$pid/fd" | wc -l)
+        row+="\t$rss\t$fds\t$threads"
+    done
+    if [[ $store == sqlite ]]; then
+        row+="\t$(du -sk "${dirs[0]}" | awk '{ printf "%.1f", $1 / 1024 }')"
+    else
+        row+="\t-"
+    fi
+    printf "$row\n" >>"$work/process.tsv"
+    sleep "$interval"
+done
+wait "$stress_pid" && stress_status=0 || stress_status=$?
+
+# The latency samples as minute, p99 ms, p50 ms, answered in the interval.
+python3 - "$work/latency.jsonl" >"$work/latency.tsv" <<'EOF'
+import json, sys
+print("minute\tp99_ms\tp50_ms\tanswered\trefused_total\terrors_total")
+for line in open(sys.argv[1]):
+    s = json.loads(line)
+    if "p99Ms" in s:
+        print(f"{s['second'] / 60:.3f}\t{s['p99Ms']}\t{s['p50Ms']}\t{s['answered']}\t{s['refused']}\t{s['errors']}")
+EOF
+
+# Goals and verdicts (printed; the steady mix's are the issue's goals).
+python3 - "$work/process.tsv" "$work/latency.tsv" "$work/report.json" "$mix" "$stress_status" <<'EOF'
+import json, statistics, sys
+process = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+latency = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+report = json.load(open(sys.argv[3])) if open(sys.argv[3]).read().strip() else {}
+mix, stress_status = sys.argv[4], int(sys.argv[5])
+head, rows = process[0], [[float(v) if v != "-" else None for v in r] for r in process[1:]]
+instances = (len(head) - 2) // 3
+after5 = [r for r in rows if r[0] >= 5]
+met = lambda ok: "met" if ok else "MISSED"
+print(f"samples: {len(rows)} of the processes, {len(latency) - 1} of latency")
+all_ok = True
+for i in range(instances):
+    rss = [r[1 + 3 * i] for r in rows]
+    fds = [r[2 + 3 * i] for r in after5]
+    threads = [r[3 + 3 * i] for r in after5]
+    line = f"instance {i}: RSS {rss[0]:.1f} MiB at the start"
+    if after5:
+        growth = 100 * (rss[-1] - after5[0][1 + 3 * i]) / after5[0][1 + 3 * i]
+        line += f", {after5[0][1 + 3 * i]:.1f} at 5 min, {rss[-1]:.1f} at the end ({growth:+.1f} % after 5 min)"
+        line += f"; descriptors {min(fds):.0f}–{max(fds):.0f}, threads {min(threads):.0f}–{max(threads):.0f} after 5 min"
+        if mix == "steady":
+            ok = growth < 5 and max(fds) - min(fds) <= 2 and max(threads) - min(threads) <= 2
+            all_ok &= ok
+            line += f": {met(ok)} (RSS < +5 %, descriptors and threads within 2)"
+    print(line)
+if rows and rows[-1][-1] is not None:
+    print(f"store: {rows[0][-1]:.1f} MiB at the start, {rows[-1][-1]:.1f} MiB at the end")
+minutes = {}
+for r in latency[1:]:
+    minutes.setdefault(int(float(r[0]) - 1e-9), []).append(float(r[1]))
+if minutes:
+    per_minute = {m: statistics.median(v) for m, v in sorted(minutes.items())}
+    first = per_minute[min(per_minute)]
+    worst_minute, worst = max(per_minute.items(), key=lambda kv: kv[1])
+    p99s = [float(r[1]) for r in latency[1:]]
+    line = (f"p99 per 10 s: {min(p99s):.1f}–{max(p99s):.1f} ms (median {statistics.median(p99s):.1f}); per minute: first {first:.1f} ms, "
+            f"highest {worst:.1f} ms in minute {worst_minute + 1} ({worst / first:.2f}×)")
+    if mix == "steady":
+        ok = worst <= 2 * first
+        all_ok &= ok
+        line += f": {met(ok)} (every minute within 2× the first)"
+    print(line)
+load = report.get("load", {})
+print(f"stress: exit {stress_status}, clean {report.get('clean')}, violations {report.get('violations')}, refused share {report.get('refusedShare')}; "
+      f"{load.get('sent')} sent, {load.get('ok')} ok, {load.get('unexpectedErrors')} unexpected errors, {load.get('timeouts')} timeouts; "
+      f"whole-run latency µs {json.dumps(report.get('latencyMicros'))}")
+if mix == "steady":
+    all_ok &= stress_status == 0
+    print(f"soak goals: {met(all_ok)}")
+EOF
+
+cp "$work/process.tsv" "$out_dir/$name.tsv"
+cp "$work/latency.tsv" "$out_dir/$name-latency.tsv"
+instances=${#svcd_pids[@]}
+gnuplot <<EOF
+set terminal pngcairo size 900,900 font ",9"
+set output "$out_dir/$name.png"
+set datafile separator "\t"
+set key autotitle columnhead top left
+set multiplot layout 4,1 title "svcctl stress --mix $mix --rate $rate, $instances svcd on $store ($(machine_line | cut -c1-60))"
+set grid
+set ylabel "RSS MiB"
+plot for [i=0:$((instances - 1))] "$out_dir/$name.tsv" using 1:(column(2 + 3 * i)) with lines title sprintf("svcd %d", i)$( [[ $store == sqlite ]] && echo ", \"$out_dir/$name.tsv\" using 1:(column(2 + 3 * $instances)) with lines title \"store on disk, MiB\"" )
+set yrange [0:*]
+set ylabel "descriptors"
+plot for [i=0:$((instances - 1))] "$out_dir/$name.tsv" using 1:(column(3 + 3 * i)) with lines title sprintf("svcd %d", i)
+set ylabel "threads"
+plot for [i=0:$((instances - 1))] "$out_dir/$name.tsv" using 1:(column(4 + 3 * i)) with lines title sprintf("svcd %d", i)
+set ylabel "latency ms (each 10 s)"
+set xlabel "minutes"
+plot "$out_dir/$name-latency.tsv" using 1:2 with lines title "p99", "" using 1:3 with lines title "p50"
+unset multiplot
+EOF
+echo "wrote $out_dir/$name.tsv, $out_dir/$name-latency.tsv and $out_dir/$name.png"
