@@ -277,10 +277,19 @@ public final class PostgresStore: Service, Sendable {
         await close()
     }
 
-    /// Stops the event sequencer and closes every connection; later operations fail.
+    /// Stops the event sequencer and closes every connection; later operations fail. Returns
+    /// within ``BoundedShutdown/storeCloseLimit`` even when a query the server dropped keeps its
+    /// connection (with a warning): a stopping svcd must not hang on a database that went away.
     public func close() async {
-        await sequencer.stopAndWait()
-        await servers.close()
+        let sequencer = self.sequencer
+        let servers = self.servers
+        let closed = await BoundedShutdown.run(atMost: BoundedShutdown.storeCloseLimit) {
+            await sequencer.stopAndWait()
+            await servers.close()
+        }
+        if !closed {
+            logger.warning("PostgreSQL: connections still held \(BoundedShutdown.storeCloseLimit) into closing (a query the server dropped); closing without them")
+        }
     }
 
     // MARK: Schema and seeding
