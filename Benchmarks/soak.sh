@@ -74,8 +74,19 @@ pids+=($stress_pid)
 header="minute"
 for index in "${!svcd_pids[@]}"; do header+="\trss_mib_$index\tfds_$index\tthreads_$index"; done
 printf "$header\tstore_mib\n" >"$work/process.tsv"
+# Each instance's threads by name (libzmq's, the endpoints', libdispatch's workers…), to tell
+# which kind a change in the count is: written at 5 minutes and at the end.
+thread_names() { cat /proc/"$1"/task/*/comm 2>/dev/null | sort | uniq -c | awk '{ n = $1; $1 = ""; print substr($0, 2) "\t" n }'; }
+# The machine's busy share over the run (all processes: svcd, svcctl, PostgreSQL), from /proc/stat.
+busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+read -r busy_before total_before <<<"$(busy_ticks)"
 started=$(date +%s.%N)
+names_at_5=
 while kill -0 "$stress_pid" 2>/dev/null; do
+    if [[ -z $names_at_5 ]] && awk -v s="$started" -v n="$(date +%s.%N)" 'BEGIN { exit !((n - s) >= 300) }'; then
+        for index in "${!svcd_pids[@]}"; do thread_names "${svcd_pids[$index]}" >"$work/threads-5min-$index.tsv"; done
+        names_at_5=done
+    fi
     row=$(awk -v s="$started" -v n="$(date +%s.%N)" 'BEGIN { printf "%.3f", (n - s) / 60 }')
     for pid in "${svcd_pids[@]}"; do
         rss=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$pid/status")
@@ -92,6 +103,10 @@ while kill -0 "$stress_pid" 2>/dev/null; do
     sleep "$interval"
 done
 wait "$stress_pid" && stress_status=0 || stress_status=$?
+read -r busy_after total_after <<<"$(busy_ticks)"
+awk -v b=$((busy_after - busy_before)) -v t=$((total_after - total_before)) -v c="$(nproc)" \
+    'BEGIN { printf "machine: %.2f of %d cores busy over the run (svcd, svcctl and any database together)\n", c * b / t, c }'
+for index in "${!svcd_pids[@]}"; do thread_names "${svcd_pids[$index]}" >"$work/threads-end-$index.tsv"; done
 
 # The latency samples as minute, p99 ms, p50 ms, answered in the interval.
 python3 - "$work/latency.jsonl" >"$work/latency.tsv" <<'EOF'
@@ -104,8 +119,8 @@ for line in open(sys.argv[1]):
 EOF
 
 # Goals and verdicts (printed; the steady mix's are the issue's goals).
-python3 - "$work/process.tsv" "$work/latency.tsv" "$work/report.json" "$mix" "$stress_status" <<'EOF'
-import json, statistics, sys
+python3 - "$work/process.tsv" "$work/latency.tsv" "$work/report.json" "$mix" "$stress_status" "$work" <<'EOF'
+import json, os, statistics, sys
 process = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 latency = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
 report = json.load(open(sys.argv[3])) if open(sys.argv[3]).read().strip() else {}
@@ -130,6 +145,16 @@ for i in range(instances):
             all_ok &= ok
             line += f": {met(ok)} (RSS < +5 %, descriptors and threads within 2)"
     print(line)
+    names = {}
+    for when in ("5min", "end"):
+        path = os.path.join(sys.argv[6], f"threads-{when}-{i}.tsv")
+        if os.path.exists(path):
+            for entry in open(path):
+                name, count = entry.rstrip("\n").rsplit("\t", 1)
+                names.setdefault(name, {})[when] = int(count)
+    changed = [f"{name} {c.get('5min', 0)} → {c.get('end', 0)}" for name, c in sorted(names.items()) if c.get("5min", 0) != c.get("end", 0)]
+    if names:
+        print(f"instance {i}: threads by name, 5 min → end: " + ("; ".join(changed) if changed else "no change"))
 if rows and rows[-1][-1] is not None:
     print(f"store: {rows[0][-1]:.1f} MiB at the start, {rows[-1][-1]:.1f} MiB at the end")
 minutes = {}
