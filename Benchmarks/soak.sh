@@ -16,7 +16,8 @@
 #
 # The samples go to $OUT_DIR/soak-$STORE-$MIX.tsv, the drawing to $OUT_DIR/soak-$STORE-$MIX.png.
 #
-# usage: Benchmarks/soak.sh     (after `swift build -c release --product svcd --product svcctl`)
+# usage: Benchmarks/soak.sh     (after `swift build -c release --product svcd` and
+#        `swift build -c release --product svcctl`)
 # environment: STORE (sqlite | postgres), MIX (steady | standard), RATE (sqlite 2000, postgres
 #              600: about half of what the machine serves, Docs/BENCHMARKS.md → Mixed load),
 #              DURATION (30m), INTERVAL (10), CLIENTS (64), SVCD and SVCCTL (.build/release/…),
@@ -123,7 +124,8 @@ python3 - "$work/process.tsv" "$work/latency.tsv" "$work/report.json" "$mix" "$s
 import json, os, statistics, sys
 process = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 latency = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
-report = json.load(open(sys.argv[3])) if open(sys.argv[3]).read().strip() else {}
+report_text = open(sys.argv[3]).read()
+report = json.loads(report_text) if report_text.strip() else {}
 mix, stress_status = sys.argv[4], int(sys.argv[5])
 head, rows = process[0], [[float(v) if v != "-" else None for v in r] for r in process[1:]]
 instances = (len(head) - 2) // 3
