@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import GRDB
 import Metrics
 import Synchronization
@@ -12,8 +13,11 @@ import Synchronization
 /// the next batch, so the batch size follows the load without any timer: one write alone is
 /// committed at once, 64 concurrent writes share a handful of commits.
 ///
-/// Batches run on GRDB's writer queue (a dispatch queue, never Swift's cooperative pool), which
-/// also serialises them with every other write to the database.
+/// Batches run on a thread of the committer's own, `sqlite-commit`, for the life of the
+/// committer (never Swift's cooperative pool). It enters GRDB's writer queue synchronously, which
+/// serialises the batches with every other write to the database and runs them right on that
+/// thread: a committer adds exactly one thread to the process, where handing each batch to the
+/// queue asynchronously borrowed one of libdispatch's workers, which come and go with the load.
 ///
 /// A write that has waited longer than the queue-time target when its batch starts is not run:
 /// it fails with ``RepositoryFailure/busy(reason:)`` (nothing written), so that under overload
@@ -30,6 +34,10 @@ final class GroupCommitter: Sendable {
     private let state = Mutex(State())
     private let batchSizes: Recorder
     private let commitDurations: Timer
+    /// One signal per flush scheduled, and one at ``close()`` and at deinit.
+    private let wake = DispatchSemaphore(value: 0)
+    /// Signalled by the commit thread when it ends after ``close()``.
+    private let ended = DispatchSemaphore(value: 0)
 
     private struct State {
         var pending: [PendingWrite] = []
@@ -60,6 +68,24 @@ final class GroupCommitter: Sendable {
         self.queueTimeTarget = queueTimeTarget
         batchSizes = Recorder(label: "svc_store_commit_batch_size", dimensions: [], aggregate: true, factory: metrics)
         commitDurations = Timer(label: "svc_store_commit_duration_seconds", dimensions: [], factory: metrics)
+        // Weak: a committer dropped without close() (a test's store) ends its thread at deinit.
+        let thread = Thread { [weak self, wake] in
+            // Foundation's Thread.name does not reach the kernel on Linux, and a new thread
+            // inherits its creator's name otherwise; `top -H`, /proc and debuggers show this one.
+            if let comm = fopen("/proc/thread-self/comm", "w") {
+                fputs("sqlite-commit", comm)
+                fclose(comm)
+            }
+            while true {
+                wake.wait()
+                guard let self, self.commitQueued() else { return }
+            }
+        }
+        thread.start()
+    }
+
+    deinit {
+        wake.signal()
     }
 
     /// Runs `body` in the next batch and returns its result once that batch is committed.
@@ -112,7 +138,7 @@ final class GroupCommitter: Sendable {
             }
             switch scheduleFlush {
             case nil: write.fail(StoreError.closed)
-            case true?: writer.asyncWriteWithoutTransaction { db in self.flush(db) }
+            case true?: wake.signal()
             case false?: break
             }
         }
@@ -123,9 +149,30 @@ final class GroupCommitter: Sendable {
         state.withLock { $0.statistics }
     }
 
-    /// Refuses new writes from now on; queued ones still complete.
+    /// Refuses new writes from now on; queued ones still complete. Returns at once; see
+    /// ``waitUntilEnded()``.
     func close() {
         state.withLock { $0.closed = true }
+        wake.signal()
+    }
+
+    /// Blocks the calling thread until, after ``close()``, every queued write is answered and the
+    /// commit thread has ended. Never call it on Swift's cooperative pool.
+    func waitUntilEnded() {
+        ended.wait()
+        // For any later caller.
+        ended.signal()
+    }
+
+    /// The commit thread's work for one signal: commits what is queued, in GRDB's writer queue.
+    /// Returns false when the committer is closed and nothing is left, after signalling `ended`.
+    private func commitQueued() -> Bool {
+        // flush answers every write it takes, its commit's failures included (a database closed
+        // under the committer fails each statement), so none is left waiting.
+        writer.writeWithoutTransaction { db in self.flush(db) }
+        let finished = state.withLock { $0.closed && $0.pending.isEmpty }
+        if finished { ended.signal() }
+        return !finished
     }
 
     /// Commits batches until the queue is empty.
