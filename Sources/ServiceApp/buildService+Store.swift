@@ -27,8 +27,8 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
         let sqlite: SQLiteStore
         do {
             sqlite = try SQLiteStore(
-                path: configuration.storePath, clock: clock, events: events, queueTimeTarget: configuration.queueTimeTarget, metrics: metrics.factory,
-                logger: logger
+                path: configuration.storePath, clock: clock, events: events, queueTimeTarget: configuration.queueTimeTarget,
+                readExecutor: ServiceStore.sqliteReadThreads, metrics: metrics.factory, logger: logger
             )
         } catch {
             throw StoreOpenFailure(description: "cannot open the SQLite store \(configuration.storePath): \(error)", reachable: true)

@@ -9,8 +9,9 @@ import Metrics
 /// concurrent writes share one commit.
 ///
 /// Reads run on GRDB's reader connections (WAL lets them proceed during writes); writes go
-/// through ``write(_:)``. Everything blocking runs on GRDB's dispatch queues, never on Swift's
-/// cooperative pool.
+/// through ``write(_:)`` and commit on the committer's own thread. Everything blocking runs there,
+/// on threads marked by ``permitBlockingReadsOnThisThread()`` or on GRDB's dispatch queues, never
+/// on Swift's cooperative pool.
 public final class SQLiteStore: Sendable {
     /// The database file.
     public let path: String
@@ -28,6 +29,8 @@ public final class SQLiteStore: Sendable {
 
     private let pool: DatabasePool
     private let committer: GroupCommitter
+    /// Where a read from a thread not marked by ``permitBlockingReadsOnThisThread()`` runs.
+    private let readExecutor: (any TaskExecutor)?
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
     /// `clock` stamps idempotency keys' bindings (their age decides when they are forgotten) and
@@ -37,10 +40,17 @@ public final class SQLiteStore: Sendable {
     /// `MetricsSystem.factory`). A write that waited longer than `queueTimeTarget` for its group
     /// commit is refused unrun (``RepositoryFailure/busy(reason:)``); `nil` refuses none. A full
     /// disk is logged to `logger` (at most once per ``StorageFullness/logInterval``).
+    ///
+    /// `readExecutor`, when given, runs the reads of callers on other threads than those marked
+    /// by ``permitBlockingReadsOnThisThread()``; its own threads must be marked so. `nil` hands
+    /// them to GRDB's dispatch queues, whose worker threads libdispatch starts and ends with the
+    /// load: a service that must keep a fixed set of threads passes its read threads.
     public init(
         path: String, clock: any WallClock = SystemWallClock(), events: (any EventEncoding)?, queueTimeTarget: Duration? = nil,
-        metrics: any MetricsFactory = MetricsSystem.factory, logger: Logger = Logger(label: "svc.sqlite")
+        readExecutor: (any TaskExecutor)? = nil, metrics: any MetricsFactory = MetricsSystem.factory,
+        logger: Logger = Logger(label: "svc.sqlite")
     ) throws {
+        self.readExecutor = readExecutor
         fullness = StorageFullness(place: path, logger: logger, metrics: metrics)
         self.clock = clock
         self.events = events
@@ -204,9 +214,19 @@ public final class SQLiteStore: Sendable {
     public var commitStatistics: GroupCommitStatistics { committer.statistics }
 
     /// Runs `body` on a reader connection, inside a read transaction (a consistent snapshot):
-    /// right here on a thread marked by ``permitBlockingReadsOnThisThread()``, otherwise on
-    /// GRDB's queues, without blocking the caller's thread.
+    /// right here on a thread marked by ``permitBlockingReadsOnThisThread()``, otherwise on the
+    /// store's read executor or, without one, on GRDB's queues, without blocking the caller's
+    /// thread.
     nonisolated(nonsending) func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if Self.blockingReadsPermitted { return try readHere(body) }
+        if let readExecutor {
+            return try await withTaskExecutorPreference(readExecutor) { try await self.readWithoutHop(body) }
+        }
+        return try await pool.read(body)
+    }
+
+    /// ``read(_:)`` where the task runs now: blocking on a marked thread, else on GRDB's queues.
+    private func readWithoutHop<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if Self.blockingReadsPermitted { return try readHere(body) }
         return try await pool.read(body)
     }
@@ -244,13 +264,13 @@ public final class SQLiteStore: Sendable {
 
     /// A cheap liveness check: one read on a reader connection.
     public func ping() async throws {
-        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
     /// Runs `PRAGMA integrity_check`; throws ``StoreError/integrityCheckFailed(_:)`` unless it
     /// answers `ok`.
     public func checkIntegrity() async throws {
-        let problems = try await pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let problems = try await read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
         guard problems == ["ok"] else { throw StoreError.integrityCheckFailed(problems) }
     }
 
@@ -258,8 +278,9 @@ public final class SQLiteStore: Sendable {
     /// closes every connection.
     public func close() async throws {
         committer.close()
-        let pool = self.pool
+        let pool = self.pool, committer = self.committer
         try await Self.offThePool {
+            committer.waitUntilEnded()
             // Runs after every batch already queued on the writer. The checkpoint is a courtesy
             // (a smaller file to copy); committed data is durable in the WAL either way.
             pool.writeWithoutTransaction { db in

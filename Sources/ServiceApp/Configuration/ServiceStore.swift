@@ -34,8 +34,9 @@ enum ServiceStore: Sendable {
     /// The threads every SQLite store of this process reads on, started on first use and kept
     /// for the life of the process, like Swift's own pool: services built side by side (the
     /// tests build dozens) share them instead of adding threads each. As many as cores: a read
-    /// keeps its core busy while it runs.
-    private static let sqliteReadThreads = BlockingReadExecutor(
+    /// keeps its core busy while it runs. The store's other reads (a write's idempotency check,
+    /// start-up) come here too, so the process keeps a fixed set of threads under any load.
+    static let sqliteReadThreads = BlockingReadExecutor(
         threads: max(2, ProcessInfo.processInfo.activeProcessorCount), named: "sqlite-read"
     ) {
         SQLiteStore.permitBlockingReadsOnThisThread()
@@ -60,7 +61,6 @@ enum ServiceStore: Sendable {
         }
     }
 
-    /// How the SQLite store grouped writes into commits (`nil` for the other stores).
     /// Whether writes find the store's storage full (until one commits again).
     var isFull: Bool {
         switch self {
@@ -70,7 +70,8 @@ enum ServiceStore: Sendable {
         }
     }
 
-        var commitStatistics: GroupCommitStatistics? {
+    /// How the SQLite store grouped writes into commits (`nil` for the other stores).
+    var commitStatistics: GroupCommitStatistics? {
         if case .sqlite(let store) = self { return store.commitStatistics }
         return nil
     }
