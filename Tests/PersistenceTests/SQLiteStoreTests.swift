@@ -512,6 +512,41 @@ func queryPlan(_ path: String, _ sql: String, _ arguments: StatementArguments) t
         try await #require(reopened.store).close()
     }
 
+    /// Every commit runs on the store's one commit thread, whatever the number of concurrent
+    /// writes (libdispatch's workers, which come and go with the load, take no part), and the
+    /// thread ends when the store is closed, or when a store that was never closed is gone.
+    @Test func commitsRunOnOneThreadThatEndsWithTheStore() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path + "/store.sqlite", events: nil)
+        let threads = try await withThrowingTaskGroup(of: UInt.self) { group in
+            for _ in 0..<200 {
+                group.addTask { try await store.write { _ in UInt(pthread_self()) } }
+            }
+            return try await group.reduce(into: Set<UInt>()) { $0.insert($1) }
+        }
+        #expect(threads.count == 1)
+        #expect(store.commitStatistics.writes == 200)
+        #expect(store.commitThread.isRunning)
+        try await store.close()
+        #expect(!store.commitThread.isRunning, "close returns after the thread has ended")
+
+        // Dropped without close: the thread ends too (a test's store, a failed start-up).
+        let dropped = try await Self.commitThreadOfADroppedStore(at: directory.path + "/dropped.sqlite")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while dropped.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(!dropped.isRunning)
+    }
+
+    /// Opens a store at `path`, commits one write and lets the store go; returns its commit
+    /// thread's life.
+    private static func commitThreadOfADroppedStore(at path: String) async throws -> CommitThreadLife {
+        let store = try SQLiteStore(path: path, events: nil)
+        try await store.write { db in try db.execute(sql: "CREATE TABLE t(x)") }
+        return store.commitThread
+    }
+
     @Test func closedStoreRefusesWrites() async throws {
         let world = try await World.open(.sqlite)
         let store = try #require(world.store)

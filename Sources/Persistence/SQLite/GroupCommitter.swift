@@ -38,6 +38,9 @@ final class GroupCommitter: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     /// Signalled by the commit thread when it ends after ``close()``.
     private let ended = DispatchSemaphore(value: 0)
+    /// Whether the commit thread still runs: it ends after ``close()``, or once the committer is
+    /// gone (shared with the thread, which outlives a dropped committer by a moment).
+    let commitThread = CommitThreadLife()
 
     private struct State {
         var pending: [PendingWrite] = []
@@ -69,7 +72,8 @@ final class GroupCommitter: Sendable {
         batchSizes = Recorder(label: "svc_store_commit_batch_size", dimensions: [], aggregate: true, factory: metrics)
         commitDurations = Timer(label: "svc_store_commit_duration_seconds", dimensions: [], factory: metrics)
         // Weak: a committer dropped without close() (a test's store) ends its thread at deinit.
-        let thread = Thread { [weak self, wake] in
+        let thread = Thread { [weak self, wake, commitThread] in
+            defer { commitThread.running.store(false, ordering: .releasing) }
             // Foundation's Thread.name does not reach the kernel on Linux, and a new thread
             // inherits its creator's name otherwise; `top -H`, /proc and debuggers show this one.
             if let comm = fopen("/proc/thread-self/comm", "w") {
@@ -249,6 +253,15 @@ final class GroupCommitter: Sendable {
         batchSizes.record(batch.count)
         for answer in answers { answer(nil) }
     }
+}
+
+/// Whether a ``GroupCommitter``'s thread still runs.
+final class CommitThreadLife: Sendable {
+    /// True from the committer's start until its thread has ended.
+    let running = Atomic<Bool>(true)
+
+    /// Whether the thread still runs.
+    var isRunning: Bool { running.load(ordering: .acquiring) }
 }
 
 /// How well writes were grouped: `writes / commits` is the mean batch size.

@@ -210,6 +210,9 @@ public final class SQLiteStore: Sendable {
     /// The highest seq of the event log, as of the last commit.
     public var lastEventSeq: Int64 { tail.lastSeq }
 
+    /// Whether the store's commit thread still runs (until ``close()``, or until the store is gone).
+    var commitThread: CommitThreadLife { committer.commitThread }
+
     /// How many commits made how many writes durable since the store was opened.
     public var commitStatistics: GroupCommitStatistics { committer.statistics }
 
