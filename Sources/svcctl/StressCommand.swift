@@ -67,7 +67,7 @@ struct StressCommand: ParsableCommand {
     @Option(name: .long, help: "Largest share (0…1) of the requests sent that may be refused as overloaded, unavailable or past their deadline, or go unanswered, for the run to count as clean: beyond it the load was more than the service sustains, and the invariants were checked on too little.")
     var maxRefusedShare: Double = StressReport.defaultMaximumRefusedShare
 
-    @Option(name: .long, help: "Also write one JSON line per --sample-interval to FILE: counts so far, requests in flight, and the p50, p99 and largest latency of that interval.")
+    @Option(name: .long, help: "Also write one JSON line per --sample-interval to FILE (and one for the rest of the run at its end): counts so far, requests in flight, and the p50, p99 and largest latency of that interval.")
     var samples: String?
 
     @Option(name: .long, help: "How often --samples writes a line: 10s, 1m, 500ms or seconds.")
@@ -117,7 +117,10 @@ struct StressCommand: ParsableCommand {
             let outcome: StressOutcome
             do throws(LoadFailure) {
                 outcome = try StressRun.execute(plan, events: { announce($0, plan: plan, line: line) }) { snapshot in
-                    line.show(elapsed: snapshot.elapsedSeconds, tally: snapshot.tally, inFlight: snapshot.inFlight, recent: snapshot.recent)
+                    // The last snapshot covers less than a second: the progress line's rate would be wrong.
+                    if !snapshot.isFinal {
+                        line.show(elapsed: snapshot.elapsedSeconds, tally: snapshot.tally, inFlight: snapshot.inFlight, recent: snapshot.recent)
+                    }
                     sampleLog.add(snapshot)
                 }
             } catch {

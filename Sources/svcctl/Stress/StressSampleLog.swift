@@ -3,8 +3,9 @@ import Histogram
 import LoadEngine
 import WireJSON
 
-/// `svcctl stress --samples FILE`: one JSON object per line every `--sample-interval`, with the
-/// counts so far and the latency percentiles of that interval alone, for long runs (soaks) whose
+/// `svcctl stress --samples FILE`: one JSON object per line every `--sample-interval` (and one for
+/// the rest of the run at its end), with the counts so far and the latency percentiles of that
+/// interval alone, for long runs (soaks) whose
 /// tail latency is plotted over time.
 struct StressSampleLog {
     private let state: State?
@@ -15,6 +16,8 @@ struct StressSampleLog {
         let intervalSeconds: Double
         var nextSampleAt: Double
         var window: Histogram<UInt64>?
+        /// The `sent` count of the last line written.
+        var lastSent = -1
 
         init(handle: FileHandle, intervalSeconds: Double) {
             self.handle = handle
@@ -36,7 +39,9 @@ struct StressSampleLog {
         state = State(handle: handle, intervalSeconds: intervalSeconds)
     }
 
-    /// Adds a progress snapshot; writes a line when an interval is complete.
+    /// Adds a progress snapshot; writes a line when an interval is complete, and for the run's
+    /// last snapshot a line for the rest (a shorter interval) if anything was sent or answered in
+    /// it: the last line's counts are the run's.
     func add(_ snapshot: StressProgressSnapshot) {
         guard let state else { return }
         if state.window == nil {
@@ -44,7 +49,10 @@ struct StressSampleLog {
         } else {
             state.window?.add(snapshot.recent)
         }
-        guard snapshot.elapsedSeconds >= state.nextSampleAt, let window = state.window else { return }
+        guard let window = state.window,
+            snapshot.elapsedSeconds >= state.nextSampleAt
+                || (snapshot.isFinal && (window.totalCount > 0 || snapshot.tally.sent != state.lastSent))
+        else { return }
         let tally = snapshot.tally
         var line = JSONObject()
         line.append(key: "second", value: .double((snapshot.elapsedSeconds * 10).rounded() / 10))
@@ -63,6 +71,7 @@ struct StressSampleLog {
         }
         state.handle.write(Data((JSONValue.object(line).description + "\n").utf8))
         state.window = nil
+        state.lastSent = tally.sent
         while state.nextSampleAt <= snapshot.elapsedSeconds { state.nextSampleAt += state.intervalSeconds }
     }
 

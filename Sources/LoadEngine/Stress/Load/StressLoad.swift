@@ -5,7 +5,7 @@ import ZeroMQ
 /// The load of a stress run: `clients` paced clients (``PacedClient``) spread over the plan's
 /// load threads (``StressThread``; client *i* on thread *i* mod *threads*), sending `rate`
 /// requests a second between them for the plan's duration, while the calling thread hands a
-/// progress snapshot to `progress` about once a second.
+/// progress snapshot to `progress` about once a second, and a last one when they have finished.
 struct StressLoad {
     let plan: StressPlan
     let fixture: StressFixture
@@ -48,11 +48,16 @@ struct StressLoad {
             while !outcome.wait(seconds: 1) { report(progress.snapshot(elapsedSeconds: elapsedSeconds())) }
         }
 
+        // Every thread published its last counts before it finished. The last snapshot carries
+        // what came after the previous one (the last interval of a sample log).
+        var last = progress.snapshot(elapsedSeconds: elapsedSeconds())
+        last.isFinal = true
+        report(last)
+
         var result = StressLoadResult()
         result.startNanoseconds = start
         result.instances = [StressTally](repeating: StressTally(), count: plan.cluster.instances.count)
-        // Every thread published its last counts before it finished.
-        result.tally = progress.snapshot(elapsedSeconds: 0).tally
+        result.tally = last.tally
         var perUseCase: [UseCaseName: StressUseCaseStats] = [:]
         for outcome in outcomes.map({ $0.result() }) {
             result.ledger.merge(outcome.ledger)

@@ -10,4 +10,6 @@ public struct StressProgressSnapshot: Sendable {
     public let inFlight: Int
     /// The latencies recorded since the previous snapshot, in microseconds.
     public let recent: Histogram<UInt64>
+    /// Whether this is the run's last snapshot, taken once every load thread has finished.
+    public var isFinal = false
 }
