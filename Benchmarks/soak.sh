@@ -77,8 +77,6 @@ pids+=($stress_pid)
 header="minute"
 for index in "${!svcd_pids[@]}"; do header+="\trss_mib_$index\tfds_$index\tdb_conns_$index\tthreads_$index"; done
 printf "$header\tstore_mib\n" >"$work/process.tsv"
-# Each instance's threads by name (libzmq's, the endpoints', libdispatch's workers…), to tell
-# which kind a change in the count is: written at 5 minutes and at the end.
 # How many of process $1's descriptors are TCP connections to port $2 (0 when $2 is empty).
 db_connections() {
     [[ -n $2 ]] || { echo 0; return; }
@@ -90,6 +88,8 @@ db_connections() {
 }
 db_port=
 [[ $store == postgres ]] && db_port=$(sed -E 's|.*@[^:/]+:([0-9]+)/.*|\1|' <<<"$pg_url")
+# Each instance's threads by name (libzmq's, the endpoints', libdispatch's workers…), to tell
+# which kind a change in the count is: written at 5 minutes and at the end.
 thread_names() { cat /proc/"$1"/task/*/comm 2>/dev/null | sort | uniq -c | awk '{ n = $1; $1 = ""; print substr($0, 2) "\t" n }'; }
 # The machine's busy share over the run (all processes: svcd, svcctl, PostgreSQL), from /proc/stat.
 busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }

@@ -228,7 +228,9 @@ public final class SQLiteStore: Sendable {
         return try await pool.read(body)
     }
 
-    /// ``read(_:)`` where the task runs now: blocking on a marked thread, else on GRDB's queues.
+    /// ``read(_:)`` on the task's preferred executor: blocking on a marked thread, else on GRDB's
+    /// queues. Plain `async`, not `nonisolated(nonsending)`: a caller isolated to an actor would
+    /// otherwise keep it on that actor's executor instead of the read executor's threads.
     private func readWithoutHop<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if Self.blockingReadsPermitted { return try readHere(body) }
         return try await pool.read(body)
