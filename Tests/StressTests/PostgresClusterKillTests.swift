@@ -204,7 +204,7 @@ extension StressSuite {
                 let report = try #require(
                     try? JSONParser.parse(outcome.stdout),
                     "no JSON report (exit \(outcome.status.map(String.init) ?? "none: killed")); stdout:\n\(outcome.stdout.prefix(2000))\nstderr:\n\(outcome.stderr)")
-                #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(6000))")
+                #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(6000))\nsvcd:\n\(cluster.stderrLines(containing: "error"))")
                 #expect(report["clean"] == true)
                 #expect(report["violations"]?.intValue == 0, "\(report["invariants"]?.description ?? "no invariants")")
                 let load = try #require(report["load"])

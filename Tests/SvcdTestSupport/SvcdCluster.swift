@@ -150,6 +150,15 @@ public final class SvcdCluster: Sendable {
         indices.map { "--- instance \($0) stderr ---\n\(child($0).stderrText.suffix(4000))" }.joined(separator: "\n")
     }
 
+    /// The lines of every instance's stderr that contain `needle` (e.g. `"error"`), for failure
+    /// messages where the last lines of ``stderrTexts`` may not reach the cause.
+    public func stderrLines(containing needle: String) -> String {
+        indices.map { index in
+            let lines = child(index).stderrText.split(separator: "\n").filter { $0.contains(needle) }
+            return "--- instance \(index): \(lines.count) lines with \"\(needle)\" ---\n" + lines.suffix(40).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
     /// Stops every instance (SIGTERM, then SIGKILL after a deadline; SIGCONT first, in case a
     /// test stopped one) and removes the root directory.
     public func stop() async {

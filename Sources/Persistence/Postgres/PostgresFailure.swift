@@ -4,22 +4,27 @@ import PostgresNIO
 /// How a PostgreSQL error is to be read: the connection is gone, the server gave up waiting,
 /// the transaction lost a race and may be run again, or a constraint refused a row.
 enum PostgresFailure {
+    /// The PostgreSQL error `error` is or wraps.
+    private static func psqlError(_ error: any Error) -> PSQLError? {
+        (error as? PSQLError) ?? (error as? UnexpectedPostgresError)?.underlying
+    }
+
     /// The SQLSTATE of a server error (`PSQLError.serverInfo?[.sqlState]`), if it is one.
     static func sqlState(_ error: any Error) -> String? {
-        (error as? PSQLError)?.serverInfo?[.sqlState]
+        psqlError(error)?.serverInfo?[.sqlState]
     }
 
     /// The constraint a server error names, if any.
     static func constraint(_ error: any Error) -> String? {
-        (error as? PSQLError)?.serverInfo?[.constraintName]
+        psqlError(error)?.serverInfo?[.constraintName]
     }
 
     /// The connection could not be made or was lost: the client closed or lost it, its pool shut
-    /// down, or the server is shutting down, crashed, refuses connections (SQLSTATE class 08 and
-    /// 57P01–57P03).
+    /// down, the server is shutting down, crashed, refuses connections (SQLSTATE class 08 and
+    /// 57P01–57P03), or it ended the session of a transaction left idle too long (25P03).
     static func isConnectionLoss(_ error: any Error) -> Bool {
         if let state = sqlState(error) {
-            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state) || isIdleTransactionEnded(error)
         }
         // A lease still waiting when its pool shuts down (the store moved to another server)
         // fails with the pool's own error, whose type postgres-nio (1.33) does not export.
@@ -31,6 +36,14 @@ enum PostgresFailure {
         default:
             return false
         }
+    }
+
+    /// The server ended the session because its transaction sat idle between statements longer
+    /// than `idle_in_transaction_session_timeout` (SQLSTATE 25P03): the transaction was rolled
+    /// back, also when this is the answer to its `COMMIT` (a `COMMIT` the server had received
+    /// would have ended the idle time). Nothing was written.
+    static func isIdleTransactionEnded(_ error: any Error) -> Bool {
+        sqlState(error) == "25P03"
     }
 
     /// The server refused a write because its sessions are read-only (SQLSTATE 25006): a standby,
@@ -78,17 +91,32 @@ enum PostgresFailure {
         if isRetryable(error) {
             return RepositoryFailure.unavailable(reason: "PostgreSQL kept aborting the transaction because of conflicting ones: \(summary(error))")
         }
+        if let psql = error as? PSQLError { return UnexpectedPostgresError(underlying: psql) }
         return error
     }
 
-    /// A short description: the server's message when there is one.
+    /// A short description: the server's message when there is one, with the SQLSTATE and the
+    /// table and constraint it names (never its detail, which may quote the row's values).
     static func summary(_ error: any Error) -> String {
-        if let error = error as? PSQLError {
+        if let error = psqlError(error) {
             if let message = error.serverInfo?[.message] {
-                return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
+                let names = [(PSQLError.ServerInfo.Field.tableName, "table"), (.constraintName, "constraint")]
+                    .compactMap { field, label in error.serverInfo?[field].map { "\(label) \($0)" } }
+                return "\(message) (" + (["SQLSTATE \(error.serverInfo?[.sqlState] ?? "?")"] + names).joined(separator: ", ") + ")"
             }
             return error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)"
         }
         return "\(error)"
     }
+}
+
+/// A PostgreSQL error that none of ``PostgresFailure``'s kinds describes (a constraint, a value
+/// out of range, an unexpected message), as the store throws it: `PSQLError` keeps the server's
+/// message out of its description, and the log of an `internal` reply needs it.
+struct UnexpectedPostgresError: Error, CustomStringConvertible {
+    /// The error as postgres-nio raised it.
+    let underlying: PSQLError
+
+    /// The server's message, SQLSTATE, table and constraint, or postgres-nio's own code.
+    var description: String { "PostgreSQL: \(PostgresFailure.summary(underlying))" }
 }

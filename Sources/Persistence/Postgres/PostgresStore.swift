@@ -602,6 +602,7 @@ public final class PostgresStore: Service, Sendable {
             }
         } catch let failure as PostgresTransactionError {
             if let commitError = failure.commitError {
+                if PostgresFailure.isIdleTransactionEnded(commitError) { throw commitError }
                 guard PostgresFailure.isConnectionLoss(commitError) else { throw commitError }
                 throw RepositoryFailure.outcomeUnknown(reason: "the connection failed during COMMIT: \(PostgresFailure.summary(commitError))")
             }
