@@ -64,7 +64,7 @@ struct StressCommand: ParsableCommand {
     @Option(name: .long, help: "Tax rate to check order totals against (default: what svcd's admin status reports, else 0.08).")
     var taxRate: String?
 
-    @Option(name: .long, help: "Largest share (0…1) of the requests sent that may be refused as overloaded, unavailable or past their deadline, or go unanswered, for the run to count as clean: beyond it the load was more than the service sustains, and the invariants were checked on too little.")
+    @Option(name: .long, help: "Largest share (0…1) of the requests sent that may be refused as overloaded, unavailable or past their deadline, go unanswered, or end with an unknown outcome, for the run to count as clean: beyond it the load was more than the service sustains, and the invariants were checked on too little.")
     var maxRefusedShare: Double = StressReport.defaultMaximumRefusedShare
 
     @Option(name: .long, help: "Also write one JSON line per --sample-interval to FILE (and one for the rest of the run at its end): counts so far, requests in flight, and the p50, p99 and largest latency of that interval.")

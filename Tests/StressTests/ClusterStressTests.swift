@@ -146,6 +146,40 @@ extension StressSuite {
             }
         }
 
+        /// One of two instances answers writes `internal` with `"outcome": "unknown"` (they took
+        /// effect; the commit was not confirmed), as svcd does when its database does not confirm
+        /// a commit in time: those are unknown outcomes, not unexpected errors, resolved by their
+        /// keys after the load as taking effect, and the run stays clean.
+        @Test(.enabled("needs python3 with pyzmq") { try await RelayInstance.isAvailable() })
+        func writesAnsweredWithAnUnknownOutcomeAreResolvedNotUnexpected() async throws {
+            let (outcome, report, unconfirmed) = try await stressOverAnInstanceAndARelay(
+                ["--duration", "5s", "--rate", Self.rate, "--clients", String(Self.clients), "--seed", "43", "--timeout", "5"]
+            ) { relay in
+                relay.send(signal: SIGHUP)
+                let status = try await relay.waitForStatus(timeout: 30) { ($0["unconfirmed"]?.intValue ?? 0) >= 5 }
+                return status?["unconfirmed"]?.intValue ?? 0
+            }
+            try expectCleanAndConsistent(outcome, report)
+            #expect(unconfirmed >= 5)
+            let instances = try #require(report["instances"]?.arrayValue)
+            try #require(instances.count == 2)
+            let (direct, relayed) = (instances[0], instances[1])
+            let answeredUnknown = try #require(relayed["outcomeUnknown"]?.intValue)
+            #expect(answeredUnknown >= unconfirmed, "the relay answered \(unconfirmed) writes so before the deadline")
+            #expect(direct["outcomeUnknown"]?.intValue == 0)
+            #expect(report["load"]?["outcomeUnknown"]?.intValue == answeredUnknown)
+            #expect(relayed["clientsMovedAway"]?.intValue == 0, "an unknown outcome is no reason to leave an instance")
+            #expect(report["load"]?["timeouts"]?.intValue == 0)
+            let unknown = try #require(report["unknownOutcomes"])
+            #expect(unknown["unknownAfterLoad"]?.intValue == answeredUnknown)
+            #expect(unknown["resolved"]?.intValue == answeredUnknown, "\(unknown)")
+            // They reached svcd: each took effect (its resend got the first result back) or was
+            // refused there (the cap, the stock, a taken email: a refusal binds nothing).
+            #expect((unknown["tookEffect"]?.intValue ?? 0) + (unknown["noEffect"]?.intValue ?? 0) == answeredUnknown, "\(unknown)")
+            #expect((unknown["tookEffect"]?.intValue ?? 0) > 0, "\(unknown)")
+            #expect(unknown["unexpectedErrors"]?.intValue == 0)
+        }
+
         /// One of two instances drains under load (answers `unavailable`): the first `unavailable`
         /// a load thread reads moves that thread's clients on it to the other, each exactly once,
         /// nothing is left unknown, all invariants hold.

@@ -26,7 +26,7 @@ struct StressInstanceSummary {
             ("name", .string(name)), ("pid", pid.map { .int($0) } ?? .null), ("clients", .int(clients)),
             ("sent", .int(tally.sent)), ("answered", .int(tally.answered)), ("ok", .int(tally.ok)),
             ("expectedRefusals", .int(tally.refused)), ("transientRefusals", .int(tally.transient)),
-            ("unexpectedErrors", .int(tally.unexpected)), ("timeouts", .int(tally.timedOut)), ("unsentQueueFull", .int(tally.unsent)),
+            ("unexpectedErrors", .int(tally.unexpected)), ("outcomeUnknown", .int(tally.outcomeUnknown)), ("timeouts", .int(tally.timedOut)), ("unsentQueueFull", .int(tally.unsent)),
             ("clientsMovedAway", .int(tally.failovers)),
             ("down", downReason.map { .string($0) } ?? .null),
             ("downAtSecond", downAtSecond.map { .double(($0 * 1000).rounded() / 1000) } ?? .null),

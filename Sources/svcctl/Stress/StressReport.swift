@@ -21,25 +21,25 @@ struct StressReport {
     let instances: [StressInstanceSummary]
     /// What became of the writes of unknown outcome.
     let resolution: StressResolution
-    /// The largest share of requests sent that may be refused as transient or go unanswered in
-    /// a clean run (`--max-refused-share`).
+    /// The largest share of requests sent that may be refused as transient, go unanswered or end
+    /// with an unknown outcome in a clean run (`--max-refused-share`).
     let maximumRefusedShare: Double
 
     /// `--max-refused-share` by default: a quarter. A run where more were refused or lost
     /// measured the service's refusals, not its rules.
     static let defaultMaximumRefusedShare = 0.25
 
-    /// Requests refused as transient (`overloaded`, `unavailable`, `deadline_exceeded`) or left
-    /// unanswered, as a share of those sent.
+    /// Requests refused as transient (`overloaded`, `unavailable`, `deadline_exceeded`), left
+    /// unanswered, or answered with an unknown outcome, as a share of those sent.
     var refusedShare: Double {
-        tally.sent > 0 ? Double(tally.transient + tally.timedOut) / Double(tally.sent) : 0
+        tally.sent > 0 ? Double(tally.transient + tally.timedOut + tally.outcomeUnknown) / Double(tally.sent) : 0
     }
 
     /// Violations over all invariants.
     var violationCount: Int { invariants.reduce(0) { $0 + $1.violationCount } }
 
     /// Whether the run is clean: no violation, no unexpected error (during the load or in the
-    /// resolution), no client failure, and no more refused or unanswered than
+    /// resolution), no client failure, and no more refused, unanswered or of unknown outcome than
     /// ``maximumRefusedShare``.
     var isClean: Bool {
         violationCount == 0 && tally.unexpected == 0 && resolution.unexpectedErrors == 0 && clientFailures.isEmpty
@@ -83,7 +83,8 @@ struct StressReport {
                 ("sent", .int(tally.sent)), ("answered", .int(tally.answered)),
                 ("throughputPerSecond", .double((throughput * 10).rounded() / 10)),
                 ("ok", .int(tally.ok)), ("expectedRefusals", .int(tally.refused)), ("transientRefusals", .int(tally.transient)),
-                ("unexpectedErrors", .int(tally.unexpected)), ("timeouts", .int(tally.timedOut)), ("lateReplies", .int(late)),
+                ("unexpectedErrors", .int(tally.unexpected)), ("outcomeUnknown", .int(tally.outcomeUnknown)),
+                ("timeouts", .int(tally.timedOut)), ("lateReplies", .int(late)),
                 ("delayedByOutstandingCap", .int(tally.behind)), ("unsentQueueFull", .int(tally.unsent)),
                 ("failovers", .int(tally.failovers)),
             ]))),
@@ -111,7 +112,7 @@ struct StressReport {
         lines.append(keyValueLines([
             ("settings", settings.map { "\($0.key)=\(plainText($0.value))" }.joined(separator: " ")),
             ("requests", "\(Self.grouped(tally.sent)) sent, \(Self.grouped(tally.answered)) answered in \(String(format: "%.1f", elapsedSeconds)) s (\(Self.grouped(Int(throughput.rounded())))/s)"),
-            ("replies", "\(Self.grouped(tally.ok)) ok, \(Self.grouped(tally.refused)) expected refusals, \(Self.grouped(tally.transient)) transient (retryable), \(Self.grouped(tally.unexpected)) unexpected errors"),
+            ("replies", "\(Self.grouped(tally.ok)) ok, \(Self.grouped(tally.refused)) expected refusals, \(Self.grouped(tally.transient)) transient (retryable), \(Self.grouped(tally.outcomeUnknown)) of unknown outcome, \(Self.grouped(tally.unexpected)) unexpected errors"),
             ("no answer", "\(tally.timedOut) timed out, \(late) answered late; \(tally.behind) sends delayed by the outstanding cap, \(tally.unsent) not sent (queue full)"),
             ("unknown outcomes", resolution.text),
             ("latency", latencyLine + " (from the intended send time)"),
@@ -156,7 +157,7 @@ struct StressReport {
             if !clientFailures.isEmpty { reasons.append("\(clientFailures.count) client failures") }
             if refusedShare > maximumRefusedShare {
                 reasons.append(String(
-                    format: "%.1f %% of requests refused as overloaded/unavailable or unanswered (more than %.1f %%, --max-refused-share): the load was more than the service sustains",
+                    format: "%.1f %% of requests refused as overloaded/unavailable, unanswered or of unknown outcome (more than %.1f %%, --max-refused-share): the load was more than the service sustains",
                     refusedShare * 100, maximumRefusedShare * 100
                 ))
             }

@@ -17,11 +17,14 @@ import Glibc
 /// copies of users and restaurants). Like svcd it writes `DIR/endpoints.json` with its own pid,
 /// so `svcctl` finds it the same way, and it can be killed with SIGKILL like svcd.
 ///
-/// Two faults on demand, each also counted in `DIR/relay-status.json`:
+/// Three faults on demand, each also counted in `DIR/relay-status.json`:
 /// - SIGUSR1, *black hole*: requests still reach svcd (writes take effect) but no reply comes back,
 ///   so its clients are left with outcomes they cannot know;
 /// - SIGUSR2, *drain*: every request is answered `unavailable` without being passed on, as a
-///   draining svcd answers.
+///   draining svcd answers;
+/// - SIGHUP, *unconfirmed*: writes still reach svcd (and take effect) but each is answered
+///   `internal` with `"outcome": "unknown"`, as svcd answers a write whose database did not
+///   confirm the commit in time; reads pass as usual.
 final class RelayInstance: Sendable {
     private let process: SpawnedProcess
     /// Its data directory: endpoints.json, relay-status.json and its stderr.
@@ -80,7 +83,7 @@ final class RelayInstance: Sendable {
     }
 
     /// What it has done: `mode`, `forwarded` replies, `dropped` replies (`droppedWrites` of them
-    /// to writes) and `drained` requests.
+    /// to writes), `drained` requests and `unconfirmed` writes.
     func status() -> JSONValue? {
         let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("relay-status.json").path
         return FileManager.default.contents(atPath: path).flatMap { try? JSONParser.parse(Array($0)) }
@@ -143,7 +146,7 @@ final class RelayInstance: Sendable {
             poller.register(back, zmq.POLLIN)
             addresses[name] = front.getsockopt_string(zmq.LAST_ENDPOINT)
 
-        state = {"mode": "forward", "forwarded": 0, "dropped": 0, "droppedWrites": 0, "drained": 0}
+        state = {"mode": "forward", "forwarded": 0, "dropped": 0, "droppedWrites": 0, "drained": 0, "unconfirmed": 0}
 
         def write_json(name, value):
             path = os.path.join(data_dir, name)
@@ -157,8 +160,9 @@ final class RelayInstance: Sendable {
 
         signal.signal(signal.SIGUSR1, lambda *_: switch("blackhole"))
         signal.signal(signal.SIGUSR2, lambda *_: switch("drain"))
-        # A child inherits its parent's signal mask; the test runner's may block these two.
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1, signal.SIGUSR2})
+        signal.signal(signal.SIGHUP, lambda *_: switch("unconfirmed"))
+        # A child inherits its parent's signal mask; the test runner's may block these.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1, signal.SIGUSR2, signal.SIGHUP})
         write_json("relay-status.json", state)
         write_json("endpoints.json", {"pid": os.getpid(), "useCases": addresses})
 
@@ -184,6 +188,14 @@ final class RelayInstance: Sendable {
                         state["dropped"] += 1
                         if name in writes:
                             state["droppedWrites"] += 1
+                        write_json("relay-status.json", state)
+                    elif state["mode"] == "unconfirmed" and name in writes:
+                        request_id = json.loads(frames[-1]).get("id")
+                        reply = {"v": 1, "id": request_id, "ok": False,
+                                 "error": {"code": "internal", "outcome": "unknown",
+                                           "message": "relay: the commit was not confirmed"}}
+                        other.send_multipart(frames[:-1] + [json.dumps(reply).encode()])
+                        state["unconfirmed"] += 1
                         write_json("relay-status.json", state)
                     else:
                         state["forwarded"] += 1

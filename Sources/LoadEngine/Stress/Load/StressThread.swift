@@ -177,12 +177,14 @@ struct StressThread {
                 if code == WireErrorCode.unavailable.rawValue, clients[entry.client].current == entry.instance {
                     moveAway(from: entry.instance, because: "answered unavailable")
                 }
+            } else if reply.replyErrorOutcome == .unknown, let key = entry.key {
+                // The service could not tell whether the write took effect: the same case as no
+                // answer, settled by resending it with its key after the load.
+                count(entry.instance) { $0.outcomeUnknown += 1 }
+                outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance))
             } else {
+                // By the contract this error had no effect.
                 count(entry.instance) { $0.unexpected += 1 }
-                // Only an error whose outcome is unknown may have taken effect; any other had none.
-                if reply.replyErrorOutcome == .unknown, let key = entry.key {
-                    outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance))
-                }
             }
         }
 

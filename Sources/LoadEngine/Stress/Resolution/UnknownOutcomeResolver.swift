@@ -61,16 +61,17 @@ struct UnknownOutcomeResolver {
                 request.recordUnknown(in: &ledger)
                 summary.stillUnknown += 1
             }
+        } else if answer.replyErrorOutcome == .unknown {
+            // Not confirmed again: with bound keys the same write, still unknown; without, a new
+            // write of unknown outcome besides the original.
+            request.recordUnknown(in: &ledger)
+            if keysHonoured { summary.stillUnknown += 1 }
         } else {
-            // The original stays unknown. With bound keys the resend is the same write (one effect
-            // at most, between them); without, it is a new one, which took effect only if its
-            // error's outcome is unknown (any other error had none).
+            // By the contract the resend had no effect, and the original stays unknown.
             summary.unexpectedErrors += 1
             if keysHonoured {
                 request.recordUnknown(in: &ledger)
                 summary.stillUnknown += 1
-            } else if answer.replyErrorOutcome == .unknown {
-                request.recordUnknown(in: &ledger)
             }
         }
     }

@@ -12,6 +12,10 @@ public struct StressTally: Sendable {
     public var transient = 0
     /// Any other error: a valid request should never get one.
     public var unexpected = 0
+    /// Writes answered with an error carrying `"outcome": "unknown"` (the service could not
+    /// confirm the commit, e.g. its database did not answer in time): like a timeout, the write
+    /// may have taken effect, and it is resent with its key after the load.
+    public var outcomeUnknown = 0
     /// Requests without an answer within the timeout (so far).
     public var timedOut = 0
     /// Sends delayed because the client already had its maximum of requests waiting.
@@ -33,6 +37,7 @@ public struct StressTally: Sendable {
         lhs.refused += rhs.refused
         lhs.transient += rhs.transient
         lhs.unexpected += rhs.unexpected
+        lhs.outcomeUnknown += rhs.outcomeUnknown
         lhs.timedOut += rhs.timedOut
         lhs.behind += rhs.behind
         lhs.unsent += rhs.unsent
