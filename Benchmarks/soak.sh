@@ -15,12 +15,15 @@
 # p99 of every later minute (the median of its 10-second p99s) within 2× the first minute's;
 # and the stress run's invariants hold (its verdict is clean).
 #
-# The samples go to $OUT_DIR/soak-$STORE-$MIX.tsv, the drawing to $OUT_DIR/soak-$STORE-$MIX.png.
+# The samples go to $OUT_DIR/soak-$STORE-$MIX.tsv (and -latency.tsv; for PostgreSQL also
+# -database.tsv: sessions active, idle in a transaction or waiting for a lock, autovacuum workers,
+# checkpoints, the oldest statement, the database's size), the drawing to $OUT_DIR/soak-$STORE-$MIX.png.
 #
 # usage: Benchmarks/soak.sh     (after `swift build -c release --product svcd` and
 #        `swift build -c release --product svcctl`)
 # environment: STORE (sqlite | postgres), MIX (steady | standard), RATE (sqlite 2000, postgres
-#              600: about half of what the machine serves, Docs/BENCHMARKS.md → Mixed load),
+#              350: about half of what the machine serves — on two cores 2,000/s kept one svcd
+#              on SQLite at 1.2 cores, 600/s three on PostgreSQL with the server at 1.7),
 #              DURATION (30m), INTERVAL (10), CLIENTS (64), SVCD and SVCCTL (.build/release/…),
 #              OUT_DIR (Docs)
 set -euo pipefail
@@ -37,7 +40,7 @@ store=${STORE:-sqlite}
 mix=${MIX:-steady}
 case $store in
     sqlite) rate=${RATE:-2000} ;;
-    postgres) rate=${RATE:-600} ;;
+    postgres) rate=${RATE:-350} ;;
     *) echo "STORE must be sqlite or postgres" >&2; exit 1 ;;
 esac
 duration=${DURATION:-30m}
@@ -91,6 +94,26 @@ db_port=
 # Each instance's threads by name (libzmq's, the endpoints', libdispatch's workers…), to tell
 # which kind a change in the count is: written at 5 minutes and at the end.
 thread_names() { cat /proc/"$1"/task/*/comm 2>/dev/null | sort | uniq -c | awk '{ n = $1; $1 = ""; print substr($0, 2) "\t" n }'; }
+# For PostgreSQL, the database's side of each interval, to explain a stall: its client sessions
+# that are running a statement, idle inside a transaction, or waiting for a lock; autovacuum
+# workers; checkpoints so far; the oldest running statement (s); the database's size (MiB).
+database_sample() {
+    local common="count(*) FILTER (WHERE backend_type = 'client backend' AND state = 'active'),
+        count(*) FILTER (WHERE state LIKE 'idle in transaction%'), count(*) FILTER (WHERE wait_event_type = 'Lock'),
+        count(*) FILTER (WHERE backend_type = 'autovacuum worker'),
+        coalesce(round(extract(epoch FROM max(greatest(now() - query_start, interval '0')) FILTER (WHERE backend_type = 'client backend' AND state = 'active'))::numeric, 2), 0),
+        round(pg_database_size(current_database()) / 1048576.0, 1)"
+    # PostgreSQL 17 moved the checkpoint counts to pg_stat_checkpointer.
+    "$pg_bin/psql" "$pg_url" -AtF $'\t' -c "SELECT $common, (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter)
+        FROM pg_stat_activity WHERE pid <> pg_backend_pid()" 2>/dev/null \
+        || "$pg_bin/psql" "$pg_url" -AtF $'\t' -c "SELECT $common, (SELECT num_timed + num_requested FROM pg_stat_checkpointer)
+        FROM pg_stat_activity WHERE pid <> pg_backend_pid()" 2>/dev/null \
+        || printf -- '-\t-\t-\t-\t-\t-\t-\n'
+}
+if [[ $store == postgres ]]; then
+    pg_bin=$(sed -n 's/^PGDEV_BIN=//p' "$work/pg.out")
+    printf "minute\tactive\tidle_in_transaction\twaiting_for_lock\tautovacuum\toldest_statement_s\tdatabase_mib\tcheckpoints\n" >"$work/database.tsv"
+fi
 # The machine's busy share over the run (all processes: svcd, svcctl, PostgreSQL), from /proc/stat.
 busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 read -r busy_before total_before <<<"$(busy_ticks)"
@@ -114,6 +137,7 @@ while kill -0 "$stress_pid" 2>/dev/null; do
         row+="\t-"
     fi
     printf "$row\n" >>"$work/process.tsv"
+    [[ $store == postgres ]] && printf "%s\t%s\n" "${row%%\\t*}" "$(database_sample)" >>"$work/database.tsv"
     sleep "$interval"
 done
 wait "$stress_pid" && stress_status=0 || stress_status=$?
@@ -133,7 +157,7 @@ for line in open(sys.argv[1]):
 EOF
 
 # Goals and verdicts (printed; the steady mix's are the issue's goals).
-python3 - "$work/process.tsv" "$work/latency.tsv" "$work/report.json" "$mix" "$stress_status" "$work" <<'EOF'
+python3 - "$work/process.tsv" "$work/latency.tsv" "$work/report.json" "$mix" "$stress_status" "$work" "$work/database.tsv" <<'EOF'
 import json, os, statistics, sys
 process = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 latency = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
@@ -194,9 +218,21 @@ if minutes:
         all_ok &= ok
         line += f": {met(ok)} (every minute within 2× the first)"
     print(line)
+if os.path.exists(sys.argv[7]):
+    # The database's side: overall, and in the three intervals with the highest p99.
+    database = [l.rstrip("\n").split("\t") for l in open(sys.argv[7])][1:]
+    database = [[float(v) for v in r] for r in database if "-" not in r[1:]]
+    if database:
+        print(f"database: {database[-1][7] - database[0][7]:.0f} checkpoints, at most {max(r[2] for r in database):.0f} sessions idle in a transaction, "
+              f"{max(r[3] for r in database):.0f} waiting for a lock, {max(r[4] for r in database):.0f} autovacuum workers, "
+              f"oldest statement {max(r[5] for r in database):.2f} s; {database[0][6]:.1f} → {database[-1][6]:.1f} MiB")
+        for r in sorted(latency[1:], key=lambda r: -float(r[1]))[:3]:
+            near = min(database, key=lambda d: abs(d[0] - float(r[0])))
+            print(f"  p99 {float(r[1]):.1f} ms at minute {float(r[0]):.2f}: {near[1]:.0f} active, {near[2]:.0f} idle in a transaction, "
+                  f"{near[3]:.0f} waiting for a lock, {near[4]:.0f} autovacuum, oldest statement {near[5]:.2f} s")
 load = report.get("load", {})
 print(f"stress: exit {stress_status}, clean {report.get('clean')}, violations {report.get('violations')}, refused share {report.get('refusedShare')}; "
-      f"{load.get('sent')} sent, {load.get('ok')} ok, {load.get('unexpectedErrors')} unexpected errors, {load.get('timeouts')} timeouts; "
+      f"{load.get('sent')} sent, {load.get('ok')} ok, {load.get('unexpectedErrors')} unexpected errors, {load.get('outcomeUnknown')} of unknown outcome, {load.get('timeouts')} timeouts; "
       f"whole-run latency µs {json.dumps(report.get('latencyMicros'))}")
 if mix == "steady":
     all_ok &= stress_status == 0
@@ -205,13 +241,14 @@ EOF
 
 cp "$work/process.tsv" "$out_dir/$name.tsv"
 cp "$work/latency.tsv" "$out_dir/$name-latency.tsv"
+[[ $store != postgres ]] || cp "$work/database.tsv" "$out_dir/$name-database.tsv"
 instances=${#svcd_pids[@]}
 gnuplot <<EOF
-set terminal pngcairo size 900,900 font ",9"
+set terminal pngcairo size 900,$( [[ $store == postgres ]] && echo 1100 || echo 900 ) font ",9"
 set output "$out_dir/$name.png"
 set datafile separator "\t"
 set key autotitle columnhead top left
-set multiplot layout 4,1 title "svcctl stress --mix $mix --rate $rate, $instances svcd on $store ($(machine_line | cut -c1-60))"
+set multiplot layout $( [[ $store == postgres ]] && echo 5 || echo 4 ),1 title "svcctl stress --mix $mix --rate $rate, $instances svcd on $store ($(machine_line | cut -c1-60))"
 set grid
 set ylabel "RSS MiB"
 plot for [i=0:$((instances - 1))] "$out_dir/$name.tsv" using 1:(column(2 + 4 * i)) with lines title sprintf("svcd %d", i)$( [[ $store == sqlite ]] && echo ", \"$out_dir/$name.tsv\" using 1:(column(2 + 4 * $instances)) with lines title \"store on disk, MiB\"" )
@@ -223,6 +260,8 @@ plot for [i=0:$((instances - 1))] "$out_dir/$name.tsv" using 1:(column(5 + 4 * i
 set ylabel "latency ms (each 10 s)"
 set xlabel "minutes"
 plot "$out_dir/$name-latency.tsv" using 1:2 with lines title "p99", "" using 1:3 with lines title "p50"
+$( [[ $store == postgres ]] && printf '%s\n' 'set ylabel "PostgreSQL sessions"' \
+    "plot \"$out_dir/$name-database.tsv\" using 1:2 with lines title \"running a statement\", \"\" using 1:3 with lines title \"idle in a transaction\", \"\" using 1:4 with lines title \"waiting for a lock\", \"\" using 1:5 with lines title \"autovacuum workers\"" )
 unset multiplot
 EOF
 echo "wrote $out_dir/$name.tsv, $out_dir/$name-latency.tsv and $out_dir/$name.png"
