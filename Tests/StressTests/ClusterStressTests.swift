@@ -96,6 +96,13 @@ extension StressSuite {
             #expect(instances.compactMap { $0["clientsMovedAway"]?.intValue }.reduce(0, +) == load["failovers"]?.intValue, sourceLocation: sourceLocation)
         }
 
+        /// The report's rows of svcd (instance 0) and of the relay (instance 1).
+        private func instanceAndRelay(_ report: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) throws -> (svcd: JSONValue, relay: JSONValue) {
+            let instances = try #require(report["instances"]?.arrayValue, sourceLocation: sourceLocation)
+            try #require(instances.count == 2, sourceLocation: sourceLocation)
+            return (instances[0], instances[1])
+        }
+
         /// Kill -9 one of two instances under load, right after it swallowed the replies to some
         /// writes it had passed on: its clients move to the survivor, its unanswered requests are
         /// reported as its timeouts and resent with their keys, and every invariant still holds.
@@ -115,9 +122,7 @@ extension StressSuite {
             }
             try expectCleanAndConsistent(outcome, report)
             #expect(swallowed.replies >= 20 && swallowed.writes >= 3, "the relay swallowed \(swallowed) before the deadline")
-            let instances = try #require(report["instances"]?.arrayValue)
-            try #require(instances.count == 2)
-            let (survivor, killed) = (instances[0], instances[1])
+            let (survivor, killed) = try instanceAndRelay(report)
             #expect(survivor["clients"]?.intValue == Self.clients / 2)
             #expect(killed["clients"]?.intValue == Self.clients / 2)
             #expect((survivor["sent"]?.intValue ?? 0) > 0)
@@ -161,9 +166,7 @@ extension StressSuite {
             }
             try expectCleanAndConsistent(outcome, report)
             #expect(unconfirmed >= 5)
-            let instances = try #require(report["instances"]?.arrayValue)
-            try #require(instances.count == 2)
-            let (direct, relayed) = (instances[0], instances[1])
+            let (direct, relayed) = try instanceAndRelay(report)
             let answeredUnknown = try #require(relayed["outcomeUnknown"]?.intValue)
             #expect(answeredUnknown >= unconfirmed, "the relay answered \(unconfirmed) writes so before the deadline")
             #expect(direct["outcomeUnknown"]?.intValue == 0)
@@ -194,9 +197,7 @@ extension StressSuite {
             }
             try expectCleanAndConsistent(outcome, report)
             #expect(drained >= 1)
-            let instances = try #require(report["instances"]?.arrayValue)
-            try #require(instances.count == 2)
-            let (other, draining) = (instances[0], instances[1])
+            let (other, draining) = try instanceAndRelay(report)
             #expect(draining["clientsMovedAway"]?.intValue == Self.clients / 2)
             #expect(draining["down"] == "answered unavailable")
             #expect((draining["transientRefusals"]?.intValue ?? 0) >= 1, "clients moved at an unavailable")

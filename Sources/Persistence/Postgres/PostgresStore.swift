@@ -602,8 +602,8 @@ public final class PostgresStore: Service, Sendable {
             }
         } catch let failure as PostgresTransactionError {
             if let commitError = failure.commitError {
-                if PostgresFailure.isIdleTransactionEnded(commitError) { throw commitError }
-                guard PostgresFailure.isConnectionLoss(commitError) else { throw commitError }
+                // The server's idle timeout ends a session only before it received the COMMIT.
+                guard PostgresFailure.isConnectionLoss(commitError), !PostgresFailure.isIdleTransactionEnded(commitError) else { throw commitError }
                 throw RepositoryFailure.outcomeUnknown(reason: "the connection failed during COMMIT: \(PostgresFailure.summary(commitError))")
             }
             if let refusal = failure.closureError as? Refusal<T> { return (refusal.value, false) }

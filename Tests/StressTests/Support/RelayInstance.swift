@@ -154,6 +154,11 @@ final class RelayInstance: Sendable {
                 json.dump(value, f)
             os.replace(path + ".tmp", path)
 
+        def error_reply(frames, error):
+            # The request's envelope and id, answered with `error` instead of svcd's reply.
+            reply = {"v": 1, "id": json.loads(frames[-1]).get("id"), "ok": False, "error": error}
+            return frames[:-1] + [json.dumps(reply).encode()]
+
         def switch(mode):
             state["mode"] = mode
             write_json("relay-status.json", state)
@@ -176,10 +181,7 @@ final class RelayInstance: Sendable {
                         break
                     if socket.type == zmq.ROUTER:
                         if state["mode"] == "drain":
-                            request_id = json.loads(frames[-1]).get("id")
-                            reply = {"v": 1, "id": request_id, "ok": False,
-                                     "error": {"code": "unavailable", "message": "relay draining"}}
-                            socket.send_multipart(frames[:-1] + [json.dumps(reply).encode()])
+                            socket.send_multipart(error_reply(frames, {"code": "unavailable", "message": "relay draining"}))
                             state["drained"] += 1
                             write_json("relay-status.json", state)
                         else:
@@ -190,11 +192,8 @@ final class RelayInstance: Sendable {
                             state["droppedWrites"] += 1
                         write_json("relay-status.json", state)
                     elif state["mode"] == "unconfirmed" and name in writes:
-                        request_id = json.loads(frames[-1]).get("id")
-                        reply = {"v": 1, "id": request_id, "ok": False,
-                                 "error": {"code": "internal", "outcome": "unknown",
-                                           "message": "relay: the commit was not confirmed"}}
-                        other.send_multipart(frames[:-1] + [json.dumps(reply).encode()])
+                        other.send_multipart(error_reply(frames, {
+                            "code": "internal", "outcome": "unknown", "message": "relay: the commit was not confirmed"}))
                         state["unconfirmed"] += 1
                         write_json("relay-status.json", state)
                     else:
