@@ -47,15 +47,14 @@ public func buildService(
     let keys = try AdminKeys.loadOrCreate(in: configuration.dataDirectory)
     var useCaseServerKey: String?
     var authenticator: ZAPAuthenticator?
-    if let clientKeysPath = configuration.clientKeysPath {
+    var securityLogger = logger
+    securityLogger[metadataKey: "endpoint"] = "use cases"
+    let callers = CallerDirectory(path: configuration.clientKeysPath, logger: securityLogger)
+    if configuration.clientKeysPath != nil {
         let pair = try keys.useCaseServer()
         endpointConfiguration.curveServerSecretKey = pair.secretKey
         useCaseServerKey = pair.publicKey
-        var securityLogger = logger
-        securityLogger[metadataKey: "endpoint"] = "use cases"
-        authenticator = ZAPAuthenticator(
-            allowed: ClientKeyList(path: clientKeysPath), guarding: "a use-case endpoint", logger: securityLogger, metrics: metrics.factory
-        )
+        authenticator = ZAPAuthenticator(callers: callers, guarding: "a use-case endpoint", logger: securityLogger, metrics: metrics.factory)
     } else {
         // Registered at 0: nothing is refused on plaintext endpoints, and the series exists.
         _ = Counter(label: ZAPAuthenticator.refusalMetric, factory: metrics.factory)
@@ -88,7 +87,7 @@ public func buildService(
             let endpoint = try UseCaseEndpoint(
                 route: route, address: configuration.address(offset: route.name.portOffset), context: context,
                 configuration: endpointConfiguration, availability: availability, logger: endpointLogger,
-                metrics: metrics.factory, readExecutor: store.readExecutor
+                metrics: metrics.factory, readExecutor: store.readExecutor, callers: callers
             )
             addresses[route.name] = try await EndpointBindFailure.naming(route.name.rawValue, configuration.address(offset: route.name.portOffset)) {
                 try await endpoint.start()
@@ -111,7 +110,7 @@ public func buildService(
         logEndpointLogger[metadataKey: "endpoint"] = "\(WireEvent.logName)"
         let log = try EventLogEndpoint(
             readEventLog: catalog.readEventLog, address: configuration.address(offset: WireEvent.logPortOffset), context: context,
-            configuration: endpointConfiguration, logger: logEndpointLogger, metrics: metrics.factory
+            configuration: endpointConfiguration, logger: logEndpointLogger, metrics: metrics.factory, callers: callers
         )
         eventLog = log
         let logAddress = try await EndpointBindFailure.naming(WireEvent.logName, configuration.address(offset: WireEvent.logPortOffset)) {
@@ -119,9 +118,9 @@ public func buildService(
         }
         let operations = AdminOperations(
             availability: availability, useCaseEndpoints: endpoints, useCaseAddresses: addresses, eventStream: stream,
-            eventStreamAddress: streamAddress, eventLogAddress: logAddress, store: store,
+            eventStreamAddress: streamAddress, eventLog: log, eventLogAddress: logAddress, store: store,
             logLevel: logLevel, late: late, startedAt: startedAt, taxRate: configuration.taxRate, metrics: metrics,
-            authenticator: authenticator, logger: logger
+            authenticator: authenticator, callers: callers, logger: logger
         )
         var adminLogger = logger
         adminLogger[metadataKey: "endpoint"] = "\(AdminEndpoint.name)"

@@ -79,8 +79,12 @@ public enum AdminOperation: String, Sendable, Hashable, CaseIterable {
         public static let p99 = "p99"
         /// `max` (in ``latencyMicros``).
         public static let max = "max"
-        /// `refusedClients` (`stats`): clients refused at the use-case endpoints' CURVE handshake.
+        /// `refusedClients` (`stats`): clients refused at the use-case endpoints' CURVE handshake,
+        /// and requests dropped because their connection's key was removed from the file since.
         public static let refusedClients = "refusedClients"
+        /// `callers` (`stats`): answered requests by caller name, then use case (and `EventLog`),
+        /// then code (`ok` or the error code).
+        public static let callers = "callers"
         /// `events` (`stats`): the live event stream's figures, an object of ``lastWrittenSeq``,
         /// ``lastPublishedSeq``, ``published``, ``subscribers`` and ``lagMillis``.
         public static let events = "events"

@@ -25,12 +25,16 @@ public struct ZMQMessageInfo: Sendable, Hashable {
     /// were stored (for a ROUTER this keeps the routing-id envelope so the caller can reply
     /// with an error), the rest were received and discarded without copying.
     public var exceededLimit: Bool
+    /// The message's `User-Id` property (what the ZAP handler answered for the connection: a
+    /// CURVE client's key, for svcd), when asked for with `readUserId` and the connection has one.
+    public var userId: String?
 
     /// Creates a message summary.
-    public init(frameCount: Int, totalBytes: Int, exceededLimit: Bool) {
+    public init(frameCount: Int, totalBytes: Int, exceededLimit: Bool, userId: String? = nil) {
         self.frameCount = frameCount
         self.totalBytes = totalBytes
         self.exceededLimit = exceededLimit
+        self.userId = userId
     }
 }
 
@@ -123,13 +127,14 @@ extension ZMQSocket {
     ///   - maxTotalBytes: stop copying frames once the message's total size would exceed this.
     ///     The whole message is always consumed.
     ///   - dontWait: return `nil` instead of blocking when nothing is queued.
+    ///   - readUserId: also read the message's `User-Id` property (``ZMQMessageInfo/userId``).
     /// - Returns: the message's size facts, or `nil` when no message arrived (`EAGAIN`: either
     ///   `dontWait` and nothing queued, or ``receiveTimeout`` expired).
     /// - Throws: ``ZMQError/terminated``, ``ZMQError/interrupted``, ``ZMQError/wrongState``.
     ///   After a throw, `frames` may be partly overwritten.
     @discardableResult
     public func receiveMultipart(
-        into frames: inout [[UInt8]], maxTotalBytes: Int = .max, dontWait: Bool = false
+        into frames: inout [[UInt8]], maxTotalBytes: Int = .max, dontWait: Bool = false, readUserId: Bool = false
     ) throws(ZMQError) -> ZMQMessageInfo? {
         let handle = try liveHandle()
         do throws(ZMQError) {
@@ -138,6 +143,7 @@ extension ZMQSocket {
             if error == .again { return nil }
             throw error
         }
+        var userId: String?
         var stored = 0
         var frameCount = 0
         var totalBytes = 0
@@ -159,6 +165,11 @@ extension ZMQSocket {
                 exceeded = true
             }
             let more = zmq_msg_more(message) != 0
+            // The frames from the peer carry its connection's properties; a ROUTER's routing-id
+            // frame, made locally, carries none.
+            if readUserId, userId == nil, let property = zmq_msg_gets(message, "User-Id") {
+                userId = String(cString: property)
+            }
             releaseLargeMessage()
             guard more else { break }
             // The remaining frames of a message arrive atomically with the first one,
@@ -168,7 +179,7 @@ extension ZMQSocket {
         if frames.count > stored {
             frames.removeSubrange(stored...)
         }
-        return ZMQMessageInfo(frameCount: frameCount, totalBytes: totalBytes, exceededLimit: exceeded)
+        return ZMQMessageInfo(frameCount: frameCount, totalBytes: totalBytes, exceededLimit: exceeded, userId: userId)
     }
 
     // MARK: Internals

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WireContract
 import WireJSON
 import ZeroMQ
 
@@ -11,8 +12,9 @@ import Darwin
 
 /// `svcctl keygen`: makes a new CURVE client key pair in `DATA_DIR/keys/` and allows it by
 /// appending its public key to an allow-list: the admin endpoint's `DATA_DIR/keys/authorized_keys`,
-/// or with `--client-keys FILE` the use-case endpoints' list (svcd's `--client-keys FILE`). Both
-/// lists are read at every handshake, so the key works at once. Local only.
+/// or with `--client-keys FILE` the use-case endpoints' list (svcd's `--client-keys FILE`), as a
+/// caller's line `KEY NAME [allow=…] [rate=R]` (``CallerLine``). Both lists are read at every
+/// handshake, so the key works at once. Local only.
 struct KeygenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keygen",
@@ -27,8 +29,36 @@ struct KeygenCommand: ParsableCommand {
     @Option(name: .long, help: "Allow the key on the use-case endpoints of an svcd started with --client-keys FILE: append it to FILE (created if missing) instead of keys/authorized_keys.")
     var clientKeys: String?
 
+    @Option(name: .long, help: "With --client-keys: the caller's name on its line, in svcd's statistics, metrics and logs (default: the key files' base name); no spaces or '='.")
+    var caller: String?
+
+    @Option(name: .long, help: "With --client-keys: the use cases (and 'events', the event endpoints) the caller may use, comma-separated (default: all).")
+    var allow: String?
+
+    @Option(name: .long, help: "With --client-keys: the caller's requests per second on each svcd instance, a positive integer (default: no cap).")
+    var rate: Int?
+
     func validate() throws {
         if let name { try Self.check(name: name) }
+        guard clientKeys != nil else {
+            if caller != nil || allow != nil || rate != nil {
+                throw ValidationError("--caller, --allow and --rate describe a line of a --client-keys FILE; give --client-keys too")
+            }
+            return
+        }
+        // Checked as svcd will read the line, with a stand-in for the key not made yet.
+        if case .failure(let failure) = Self.callerLine(key: String(repeating: "0", count: 40), name: caller ?? name ?? "client", allow: allow, rate: rate) {
+            throw ValidationError(failure.reason)
+        }
+    }
+
+    /// The caller's line of `key`, as svcd parses it.
+    static func callerLine(key: String, name: String, allow: String?, rate: Int?) -> Result<CallerLine, CallerLine.Failure> {
+        var fields = [key, name]
+        if let allow { fields.append("\(CallerGrant.allowOption)=\(allow)") }
+        if let rate { fields.append("\(CallerGrant.rateOption)=\(rate)") }
+        if name.contains(where: \.isWhitespace) { return .failure(CallerLine.Failure(reason: "--caller must not contain spaces")) }
+        return CallerLine.parse(fields)
     }
 
     /// Key names become file names: no separators, no leading dot, nothing odd.
@@ -69,7 +99,11 @@ struct KeygenCommand: ParsableCommand {
             try Self.createExclusively(secretPath, contents: keys.secretKey + "\n", mode: 0o600)
             do throws(CtlFailure) {
                 try Self.createExclusively(publicPath, contents: keys.publicKey + "\n", mode: 0o644)
-                try Self.appendAuthorizedKey(keys.publicKey, to: authorizedPath)
+                var line = keys.publicKey
+                if clientKeys != nil, case .success(let caller) = Self.callerLine(key: keys.publicKey, name: caller ?? keyName, allow: allow, rate: rate) {
+                    line = caller.text
+                }
+                try Self.appendAuthorizedKey(line, to: authorizedPath)
             } catch {
                 unlink(secretPath)
                 unlink(publicPath)
@@ -113,8 +147,8 @@ struct KeygenCommand: ParsableCommand {
         _ = fsync(descriptor)
     }
 
-    /// Appends `key` as one line to the allow-list, creating it (mode 0644) if needed and
-    /// starting a new line if the file does not end with one.
+    /// Appends `key` (a key, or a caller's line) as one line to the allow-list, creating it (mode
+    /// 0644) if needed and starting a new line if the file does not end with one.
     static func appendAuthorizedKey(_ key: String, to path: String) throws(CtlFailure) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {

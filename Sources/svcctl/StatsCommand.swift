@@ -68,15 +68,34 @@ struct StatsCommand: ParsableCommand {
             rows: rows,
             rightAligned: [1, 2, 3, 4, 5, 6, 7, 8, 9]
         )
-        guard let events = result[Key.events] else { return table }
+        var text = table
+        if let callers = result[Key.callers]?.objectValue, !callers.isEmpty {
+            text += "\n\n" + renderCallers(callers)
+        }
+        guard let events = result[Key.events] else { return text }
         let lag = events[Key.lagMillis]
-        return table + "\n\n" + keyValueLines([
+        return text + "\n\n" + keyValueLines([
             ("events written (last seq)", plainText(events[Key.lastWrittenSeq])),
             ("events published (last seq)", plainText(events[Key.lastPublishedSeq])),
             ("published since start", plainText(events[Key.published])),
             ("live subscribers", plainText(events[Key.subscribers])),
             ("write → publish ms", "p50 \(micros(lag?[Key.p50]))  p90 \(micros(lag?[Key.p90]))  p99 \(micros(lag?[Key.p99]))  max \(micros(lag?[Key.max]))"),
         ])
+    }
+
+    /// One row per caller and use case it called: requests, `ok` answers, and the errors by code.
+    static func renderCallers(_ callers: JSONObject) -> String {
+        var rows: [[String]] = []
+        for caller in callers {
+            for useCase in caller.value.objectValue ?? JSONObject() {
+                let codes = useCase.value.objectValue ?? JSONObject()
+                let total = codes.reduce(0) { $0 + ($1.value.intValue ?? 0) }
+                let succeeded = codes["ok"]?.intValue ?? 0
+                let errors = codes.filter { $0.key != "ok" }.map { "\($0.key)=\(plainText($0.value))" }.joined(separator: " ")
+                rows.append([caller.key, useCase.key, String(total), String(succeeded), errors])
+            }
+        }
+        return renderTable(headers: ["CALLER", "USE CASE", "REQUESTS", "OK", "ERROR CODES"], rows: rows, rightAligned: [2, 3])
     }
 
     /// A latency in microseconds: whole numbers as they are, fractions to one decimal.

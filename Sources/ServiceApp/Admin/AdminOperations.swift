@@ -18,6 +18,8 @@ struct AdminOperations: Sendable {
     let eventStream: EventStreamEndpoint
     /// The live event stream's bound address.
     let eventStreamAddress: String
+    /// The event log's endpoint: `stats` counts its callers with the use cases'.
+    let eventLog: EventLogEndpoint
     /// The event log's bound address.
     let eventLogAddress: String
     let store: ServiceStore
@@ -30,6 +32,9 @@ struct AdminOperations: Sendable {
     let metrics: ServiceMetrics
     /// The use-case endpoints' ZAP handler when they are CURVE servers: `stats` reports its refusals.
     let authenticator: ZAPAuthenticator?
+    /// The callers of the use cases and the event log (``CallerGrant/anonymous`` alone without
+    /// `--client-keys`): `stats` reports requests dropped for keys no longer listed.
+    let callers: CallerDirectory
     let logger: Logger
 
     /// Runs the request's operation.

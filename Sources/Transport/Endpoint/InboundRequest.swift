@@ -19,6 +19,8 @@ struct InboundRequest: Sendable {
     let request: WireRequest
     /// When the socket thread received it (``EndpointClock``).
     let receivedAt: Duration
+    /// Who sent it: its caller's number in the endpoint's ``CallerDirectory``.
+    let caller: Int
 }
 
 /// `ContinuousClock` instants as durations since one fixed instant. `ContinuousClock.Instant`
@@ -46,11 +48,13 @@ struct OutboundReply: Sendable {
     /// How long the request waited for its turn before its use case started, for the
     /// statistics; `nil` when it never ran (refused, malformed, answered by the transport).
     var waited: Duration? = nil
+    /// The request's caller (``InboundRequest/caller``), for the statistics.
+    var caller: Int = CallerDirectory.anonymousIndex
 }
 
 extension OutboundReply {
     /// The reply to `request`.
     init(_ request: InboundRequest, body: [UInt8], outcome: WireErrorCode?, waited: Duration? = nil) {
-        self.init(envelope: request.envelope, body: body, receivedAt: request.receivedAt, outcome: outcome, waited: waited)
+        self.init(envelope: request.envelope, body: body, receivedAt: request.receivedAt, outcome: outcome, waited: waited, caller: request.caller)
     }
 }

@@ -25,6 +25,7 @@ final class RouterEndpoint: Sendable {
     private let configuration: EndpointConfiguration
     private let availability: ServiceAvailability
     private let handshakeMonitor: String?
+    private let gate: CallerGate?
     private let logger: Logger
     private let outbox: ReplyOutbox
     private let executor: SocketThreadExecutor
@@ -36,12 +37,13 @@ final class RouterEndpoint: Sendable {
     /// An endpoint named `name` (its thread is `zmq-<name>`) that will bind `address` in
     /// `context`. With `ownsContext`, the thread terminates the context once its socket is
     /// closed. `handshakeMonitor`: where a CURVE endpoint publishes its failed handshakes (see
-    /// ``ZAPAuthenticator/handshakeMonitor(for:)``). `makeHandler` is given the endpoint's outbox
-    /// and socket-thread executor.
+    /// ``ZAPAuthenticator/handshakeMonitor(for:)``). `gate`: the callers checked per request
+    /// (`nil`: none, the admin endpoint). `makeHandler` is given the endpoint's outbox and
+    /// socket-thread executor.
     init(
         name: String, context: ZMQContext, ownsContext: Bool = false, address: String, configuration: EndpointConfiguration,
         availability: ServiceAvailability, counters: EndpointCounters, statistics: StatisticsRecorder, handshakeMonitor: String?,
-        logger: Logger, makeHandler: (ReplyOutbox, SocketThreadExecutor) -> any RequestHandler
+        gate: CallerGate? = nil, logger: Logger, makeHandler: (ReplyOutbox, SocketThreadExecutor) -> any RequestHandler
     ) throws {
         self.name = name
         self.context = context
@@ -52,6 +54,7 @@ final class RouterEndpoint: Sendable {
         self.counters = counters
         self.statistics = statistics
         self.handshakeMonitor = handshakeMonitor
+        self.gate = gate
         self.logger = logger
         let outbox = try ReplyOutbox()
         let executor = SocketThreadExecutor(outbox: outbox)
@@ -71,7 +74,7 @@ final class RouterEndpoint: Sendable {
                 let loop = try SocketLoop(
                     context: context, ownsContext: ownsContext, address: address, configuration: configuration, outbox: outbox,
                     executor: executor, control: control, availability: availability, counters: counters,
-                    statistics: statistics, deliver: deliver, logger: logger, handshakeMonitor: handshakeMonitor
+                    statistics: statistics, deliver: deliver, logger: logger, handshakeMonitor: handshakeMonitor, gate: gate
                 )
                 return (loop, loop.boundEndpoint)
             } catch {

@@ -28,6 +28,10 @@ final class SocketLoop {
     private let configuration: EndpointConfiguration
     private let deliver: AsyncStream<[InboundRequest]>.Continuation
     private let logger: Logger
+    private let gate: CallerGate?
+    /// The callers as last read from the gate's directory, and that reading's generation.
+    private var callers = CallerSnapshot(callers: [:])
+    private var callersGeneration = -1
 
     /// The address the socket is bound to (with the real port for a `:0` or `:*` bind).
     let boundEndpoint: String
@@ -41,7 +45,7 @@ final class SocketLoop {
         context: ZMQContext, ownsContext: Bool, address: String, configuration: EndpointConfiguration, outbox: ReplyOutbox,
         executor: SocketThreadExecutor, control: EndpointControl, availability: ServiceAvailability, counters: EndpointCounters,
         statistics: StatisticsRecorder, deliver: AsyncStream<[InboundRequest]>.Continuation, logger: Logger,
-        handshakeMonitor: String?
+        handshakeMonitor: String?, gate: CallerGate?
     ) throws(ZMQError) {
         let socket = try context.makeSocket(.router)
         do {
@@ -77,6 +81,7 @@ final class SocketLoop {
         self.configuration = configuration
         self.deliver = deliver
         self.logger = logger
+        self.gate = gate
         _ = poller.add(socket, events: .pollIn)
         _ = poller.add(fileDescriptor: outbox.wakeup.fileDescriptor, events: .pollIn)
     }
@@ -143,7 +148,7 @@ final class SocketLoop {
         let now = EndpointClock.now
         statistics.record(replies, queuedAt: now)
         if logger.logLevel <= .trace {
-            for reply in replies { traceAnswer(outcome: reply.outcome, receivedAt: reply.receivedAt, now: now) }
+            for reply in replies { traceAnswer(outcome: reply.outcome, receivedAt: reply.receivedAt, now: now, caller: reply.caller) }
         }
         for reply in replies {
             send(envelope: reply.envelope, body: reply.body)
@@ -158,10 +163,11 @@ final class SocketLoop {
     private func receiveBatch() -> Int {
         var batch: [InboundRequest] = []
         var read = 0
+        let readUserId = gate?.directory.checksKeys == true
         for _ in 0..<configuration.maxBatch {
             let info: ZMQMessageInfo?
             do {
-                info = try socket.receiveMultipart(into: &frames, maxTotalBytes: configuration.maxMessageSize, dontWait: true)
+                info = try socket.receiveMultipart(into: &frames, maxTotalBytes: configuration.maxMessageSize, dontWait: true, readUserId: readUserId)
             } catch ZMQError.interrupted {
                 continue
             } catch {
@@ -191,54 +197,86 @@ final class SocketLoop {
         let receivedAt = EndpointClock.now
         let count = frames.count
         guard count > 0 else { return nil }
+        let caller: Caller?
+        if let gate, gate.directory.checksKeys {
+            if let (current, generation) = gate.directory.snapshot(newerThan: callersGeneration) {
+                (callers, callersGeneration) = (current, generation)
+            }
+            // A key removed from the file since its handshake: no reply at all, as at the
+            // handshake, whatever the message holds.
+            guard let key = info.userId, let listed = callers.callers[key] else {
+                gate.directory.droppedUnlisted(key: info.userId, endpoint: gate.permission)
+                return nil
+            }
+            caller = listed
+        } else {
+            caller = nil
+        }
+        let callerIndex = caller?.index ?? CallerDirectory.anonymousIndex
         // Everything up to the first empty frame is the routing envelope (a ROUTER adds the
         // peer's id; REQ and well-behaved DEALERs add the empty delimiter).
         guard let delimiter = frames[1..<max(1, count)].firstIndex(where: { $0.isEmpty }) else {
-            reject(Envelope(routingId: frames[0], hops: []), receivedAt: receivedAt, id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
+            reject(Envelope(routingId: frames[0], hops: []), receivedAt: receivedAt, caller: callerIndex, id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
             return nil
         }
         let envelope = Envelope(routingId: frames[0], hops: delimiter > 1 ? Array(frames[1..<delimiter]) : [])
         if info.exceededLimit {
-            reject(envelope, receivedAt: receivedAt, id: nil, WireError(.malformed, "the message exceeds the size limit of \(configuration.maxMessageSize) bytes"))
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: nil, WireError(.malformed, "the message exceeds the size limit of \(configuration.maxMessageSize) bytes"))
             return nil
         }
         let bodyCount = count - delimiter - 1
         guard bodyCount == 1 else {
             let message = bodyCount == 0 ? "the message has no body frame" : "the message has \(bodyCount) body frames; exactly one is expected"
-            reject(envelope, receivedAt: receivedAt, id: nil, WireError(.malformed, message))
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: nil, WireError(.malformed, message))
             return nil
         }
         let request: WireRequest
         do {
             request = try WireRequest.decode(frames[count - 1])
         } catch {
-            reject(envelope, receivedAt: receivedAt, id: error.id, error.error)
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: error.id, error.error)
+            return nil
+        }
+        if let gate, let caller, !caller.line.allows(gate.permission) {
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: request.id, WireError(
+                .unauthorized, "caller \(caller.line.name) may not use \(gate.permission); the request had no effect"
+            ))
             return nil
         }
         if control.state != .running || availability.isRefusingRequests {
             let reason = availability.state == .draining ? "the service is draining" : "the service is shutting down"
-            reject(envelope, receivedAt: receivedAt, id: request.id, WireError(.unavailable, "\(reason); the request had no effect, retry later or elsewhere"))
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: request.id, WireError(.unavailable, "\(reason); the request had no effect, retry later or elsewhere"))
             return nil
         }
         if inFlight >= configuration.maxInFlight {
-            reject(envelope, receivedAt: receivedAt, id: request.id, WireError(.overloaded, "too many requests in flight; retry later"))
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: request.id, WireError(.overloaded, "too many requests in flight; retry later"))
             return nil
         }
-        return InboundRequest(envelope: envelope, request: request, receivedAt: receivedAt)
+        // Last: a request refused for any other reason uses no token.
+        if let caller, let bucket = caller.bucket, !bucket.take(now: receivedAt) {
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: request.id, WireError(
+                .overloaded, "caller \(caller.line.name) is over its rate of \(bucket.rate) requests per second; the request had no effect, retry later"
+            ))
+            return nil
+        }
+        return InboundRequest(envelope: envelope, request: request, receivedAt: receivedAt, caller: callerIndex)
     }
 
-    private func reject(_ envelope: Envelope, receivedAt: Duration, id: String?, _ error: WireError) {
+    private func reject(_ envelope: Envelope, receivedAt: Duration, caller: Int, id: String?, _ error: WireError) {
         counters.countRejection()
         let now = EndpointClock.now
-        statistics.record(receivedAt: receivedAt, queuedAt: now, outcome: error.code)
-        if logger.logLevel <= .trace { traceAnswer(outcome: error.code, receivedAt: receivedAt, now: now) }
+        statistics.record(receivedAt: receivedAt, queuedAt: now, outcome: error.code, caller: caller)
+        if logger.logLevel <= .trace { traceAnswer(outcome: error.code, receivedAt: receivedAt, now: now, caller: caller) }
         send(envelope: envelope, body: WireReply.failure(id: id, error: error))
     }
 
     /// The `trace` line of one answered request (the logger carries the endpoint's name).
-    private func traceAnswer(outcome: WireErrorCode?, receivedAt: Duration, now: Duration) {
+    private func traceAnswer(outcome: WireErrorCode?, receivedAt: Duration, now: Duration, caller: Int) {
         let micros = (now - receivedAt) / .microseconds(1)
-        logger.trace("request answered", metadata: ["outcome": "\(outcome?.rawValue ?? "ok")", "micros": "\(Int(micros))"])
+        logger.trace("request answered", metadata: [
+            "outcome": "\(outcome?.rawValue ?? "ok")", "micros": "\(Int(micros))",
+            "caller": "\(gate?.directory.name(at: caller) ?? CallerGrant.anonymous)",
+        ])
     }
 
     private func send(envelope: Envelope, body: [UInt8]) {

@@ -23,18 +23,21 @@ public final class UseCaseEndpoint: Service, Sendable {
     /// `MetricsSystem.factory`). With a `readExecutor`, reads that wait for the database
     /// (``ServingPath/waitingRead``) run on its threads, in the lane of this use
     /// case (``BlockingReadExecutor/lane(named:)``), instead of the global concurrent executor.
+    /// With `callers`, each request's caller is checked (with `--client-keys`: listed, allowed
+    /// this use case, within its rate) and counted.
     public init(
         route: UseCaseRoute, address: String, context: ZMQContext, configuration: EndpointConfiguration,
         availability: ServiceAvailability, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory,
-        readExecutor: BlockingReadExecutor? = nil
+        readExecutor: BlockingReadExecutor? = nil, callers: CallerDirectory? = nil
     ) throws {
         name = route.name
         let readLane = readExecutor?.lane(named: route.name.rawValue)
         endpoint = try RouterEndpoint(
             name: route.name.rawValue, context: context, address: address, configuration: configuration, availability: availability,
             counters: EndpointCounters(useCase: route.name.rawValue, metrics: metrics),
-            statistics: StatisticsRecorder(useCase: route.name.rawValue, metrics: metrics),
-            handshakeMonitor: ZAPAuthenticator.handshakeMonitor(for: route.name.rawValue), logger: logger
+            statistics: StatisticsRecorder(useCase: route.name.rawValue, metrics: metrics, callers: callers),
+            handshakeMonitor: ZAPAuthenticator.handshakeMonitor(for: route.name.rawValue),
+            gate: callers.map { CallerGate(directory: $0, permission: route.name.rawValue) }, logger: logger
         ) { outbox, executor in
             EndpointHost(
                 route: route, outbox: outbox, executor: executor,

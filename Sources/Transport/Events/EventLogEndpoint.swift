@@ -21,16 +21,18 @@ public final class EventLogEndpoint: Service, Sendable {
 
     /// An endpoint that will bind `address` in `context` with `configuration` (the use-case
     /// endpoints'), answering with `readEventLog`. Its metrics carry the label
-    /// `use_case="EventLog"`.
+    /// `use_case="EventLog"`. With `callers`, each request's caller is checked (with
+    /// `--client-keys`: listed, allowed `events`, within its rate) and counted.
     public init(
         readEventLog: ReadEventLog, address: String, context: ZMQContext, configuration: EndpointConfiguration, logger: Logger,
-        metrics: any MetricsFactory = MetricsSystem.factory
+        metrics: any MetricsFactory = MetricsSystem.factory, callers: CallerDirectory? = nil
     ) throws {
         let name = WireEvent.logName
         endpoint = try RouterEndpoint(
             name: name, context: context, address: address, configuration: configuration, availability: ServiceAvailability(),
-            counters: EndpointCounters(useCase: name, metrics: metrics), statistics: StatisticsRecorder(useCase: name, metrics: metrics),
-            handshakeMonitor: ZAPAuthenticator.handshakeMonitor(for: name), logger: logger
+            counters: EndpointCounters(useCase: name, metrics: metrics), statistics: StatisticsRecorder(useCase: name, metrics: metrics, callers: callers),
+            handshakeMonitor: ZAPAuthenticator.handshakeMonitor(for: name),
+            gate: callers.map { CallerGate(directory: $0, permission: CallerGrant.events) }, logger: logger
         ) { outbox, _ in
             EventLogHost(readEventLog: readEventLog, outbox: outbox, logger: logger)
         }

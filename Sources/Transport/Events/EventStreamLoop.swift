@@ -1,4 +1,5 @@
 import Logging
+import WireContract
 import ZeroMQ
 
 /// The body of the live stream's dedicated thread: it owns the PUB socket for the socket's whole
@@ -37,6 +38,8 @@ final class EventStreamLoop {
             if let secretKey = configuration.curveServerSecretKey {
                 try socket.setCurveServer(true)
                 try socket.setCurveSecretKey(secretKey)
+                // The ZAP handler admits only callers allowed `events` on this domain.
+                try socket.setZapDomain(CallerGrant.events)
             }
             let monitorAddress = "inproc://svc-event-stream-\(UInt64.random(in: 0...UInt64.max))"
             try socket.startMonitor(monitorAddress, events: [.accepted, .disconnected])

@@ -2,11 +2,15 @@ import Foundation
 import Logging
 import Metrics
 import Synchronization
+import WireContract
 import ZeroMQ
 
 /// The ZAP handler (RFC 27) of one ZeroMQ context — the use-case endpoints' shared one (`svcd
 /// --client-keys`), or the admin endpoint's own: admits a CURVE client only when its public key
-/// is in the ``ClientKeyList`` at the moment of its handshake. It can also read endpoints'
+/// is listed at the moment of its handshake (in the ``CallerDirectory``'s file, or the admin's
+/// ``ClientKeyList``); on a socket whose ZAP domain is ``CallerGrant/events`` (the live event
+/// stream) only a caller allowed `events`. With a ``CallerDirectory`` its thread also reads the
+/// file again every ``CallerDirectory/refreshInterval``, so the endpoints see changes to it. It can also read endpoints'
 /// handshake-failure events (``handshakeMonitor(for:)``), so clients that never get as far as
 /// ZAP — plaintext, or garbage instead of a CURVE handshake — are counted and logged as
 /// refusals too.
@@ -22,7 +26,7 @@ public final class ZAPAuthenticator: Sendable {
     /// The minimum time between two refusal warnings.
     public static let warningInterval: Duration = .seconds(5)
 
-    private let allowed: ClientKeyList
+    private let admission: Admission
     private let guarded: String
     private let logger: Logger
     private let refusals = Atomic<Int>(0)
@@ -35,8 +39,23 @@ public final class ZAPAuthenticator: Sendable {
     /// A handler admitting the keys of `allowed` on the endpoints `guarded` names in its
     /// warnings ("a use-case endpoint"); it serves from ``start(in:watching:)``. Refusals are also
     /// counted as `svc_refused_clients_total` in `metrics`.
-    public init(allowed: ClientKeyList, guarding guarded: String, logger: Logger, metrics: any MetricsFactory) {
-        self.allowed = allowed
+    public convenience init(allowed: ClientKeyList, guarding guarded: String, logger: Logger, metrics: any MetricsFactory) {
+        self.init(admission: .keys(allowed), guarding: guarded, logger: logger, metrics: metrics)
+    }
+
+    /// A handler admitting the callers of `callers` (see ``init(allowed:guarding:logger:metrics:)``).
+    public convenience init(callers: CallerDirectory, guarding guarded: String, logger: Logger, metrics: any MetricsFactory) {
+        self.init(admission: .callers(callers), guarding: guarded, logger: logger, metrics: metrics)
+    }
+
+    /// Who is admitted: the keys of a plain list, or the callers of `--client-keys`.
+    private enum Admission: Sendable {
+        case keys(ClientKeyList)
+        case callers(CallerDirectory)
+    }
+
+    private init(admission: Admission, guarding guarded: String, logger: Logger, metrics: any MetricsFactory) {
+        self.admission = admission
         self.guarded = guarded
         self.logger = logger
         refusalCounter = Counter(label: Self.refusalMetric, factory: metrics)
@@ -87,15 +106,18 @@ public final class ZAPAuthenticator: Sendable {
         let poller = ZMQPoller()
         _ = poller.add(socket, events: .pollIn)
         for monitor in monitors { _ = poller.add(monitor, events: .pollIn) }
+        let directory: CallerDirectory? = if case .callers(let directory) = admission { directory } else { nil }
+        let timeout = directory == nil ? -1 : Int(CallerDirectory.refreshInterval / .milliseconds(1))
         while true {
             do {
-                _ = try poller.poll(timeoutMilliseconds: -1)
+                _ = try poller.poll(timeoutMilliseconds: timeout)
             } catch ZMQError.interrupted {
                 continue
             } catch {
                 // ETERM: the context is being terminated; every endpoint socket is closed.
                 return
             }
+            directory?.refreshIfDue()
             if poller.returnedEvents(at: 0).canReceive {
                 while let request = try? socket.receiveMultipart(dontWait: true) {
                     do {
@@ -116,13 +138,24 @@ public final class ZAPAuthenticator: Sendable {
     /// The reply to one ZAP request: `[version, request id, status, text, user id, metadata]`.
     func answer(_ frames: [[UInt8]]) -> [[UInt8]] {
         let request = ZAPRequest(frames)
-        let allowed = request.clientKey.map(self.allowed.allows) ?? false
-        if !allowed {
-            refused(because: "its key is not in the client key list", metadata: [
+        var refusal: String? = "its key is not in the client key list"
+        switch admission {
+        case .keys(let list):
+            if let key = request.clientKey, list.allows(key) { refusal = nil }
+        case .callers(let directory):
+            // Read now: a key added a moment ago is admitted at once.
+            directory.refresh()
+            if let key = request.clientKey, let caller = directory.caller(ofKey: key) {
+                refusal = request.domain != CallerGrant.events || caller.line.allows(CallerGrant.events)
+                    ? nil : "its caller \(caller.line.name) is not allowed \(CallerGrant.events)"
+            }
+        }
+        if let refusal {
+            refused(because: refusal, metadata: [
                 "peer": "\(request.address)", "mechanism": "\(request.mechanism)", "clientKey": "\(request.clientKey ?? "none")",
             ])
         }
-        return request.reply(allowed: allowed, refusal: "client key not allowed")
+        return request.reply(allowed: refusal == nil, refusal: "client key not allowed")
     }
 
     private func refused(because reason: String, metadata: Logger.Metadata) {

@@ -5,6 +5,8 @@ import ZeroMQ
 struct ZAPRequest {
     /// Echoed in the reply.
     let requestId: [UInt8]
+    /// The socket's ZAP domain (`ZMQ_ZAP_DOMAIN`; empty when it has none).
+    let domain: String
     /// The peer's address (its IP, as libzmq reports it).
     let address: String
     /// `CURVE`, `NULL`, `PLAIN`… (`?` when the request is too short to say).
@@ -15,6 +17,7 @@ struct ZAPRequest {
     /// Reads `frames`: `[version, request id, domain, address, identity, mechanism, credentials…]`.
     init(_ frames: [[UInt8]]) {
         requestId = frames.count > 1 ? frames[1] : []
+        domain = frames.count > 2 ? String(decoding: frames[2], as: UTF8.self) : ""
         address = frames.count > 3 ? String(decoding: frames[3], as: UTF8.self) : "?"
         mechanism = frames.count > 5 ? String(decoding: frames[5], as: UTF8.self) : "?"
         clientKey = mechanism == "CURVE" && frames.count > 6 ? Z85.encode(frames[6]) : nil

@@ -32,15 +32,28 @@ final class StatisticsRecorder: Sendable {
         var counts = [Int](repeating: 0, count: StatisticsRecorder.outcomeLabels.count)
         /// The longest wait, in nanoseconds, of a request that ran (see ``OutboundReply/waited``).
         var longestWait: Int64 = 0
+        /// Answered requests by caller number, then by outcome index (when callers are counted).
+        var callerCounts: [[Int]] = []
+        /// The "svc_caller_requests_total" counters, made at a caller's first answer of an outcome.
+        var callerCounters: [[Counter?]] = []
     }
 
     private let state = Mutex(State())
     /// swift-metrics counters, indexed like ``outcomeLabels``.
     private let requestCounters: [Counter]
     private let duration: Timer
+    private let useCase: String
+    private let metrics: any MetricsFactory
+    /// Names the callers counted; `nil`: callers are not counted (the admin endpoint).
+    private let callers: CallerDirectory?
 
-    /// Creates empty statistics and, from `metrics`, the metrics of the use case named `useCase`.
-    init(useCase: String, metrics: any MetricsFactory) {
+    /// Creates empty statistics and, from `metrics`, the metrics of the use case named `useCase`;
+    /// with `callers`, counts by caller too (``UseCaseStatistics/callers`` and the counter
+    /// `svc_caller_requests_total{caller, use_case, code}`).
+    init(useCase: String, metrics: any MetricsFactory, callers: CallerDirectory? = nil) {
+        self.useCase = useCase
+        self.metrics = metrics
+        self.callers = callers
         requestCounters = Self.outcomeLabels.map { outcome in
             Counter(label: "svc_requests_total", dimensions: [("use_case", useCase), ("outcome", outcome)], factory: metrics)
         }
@@ -53,7 +66,9 @@ final class StatisticsRecorder: Sendable {
         state.withLock { state in
             for reply in replies {
                 state.histogram.record(Self.micros(nanoseconds: Self.nanoseconds(now - reply.receivedAt)))
-                state.counts[Self.index(reply.outcome)] += 1
+                let index = Self.index(reply.outcome)
+                state.counts[index] += 1
+                if callers != nil { countCaller(reply.caller, index, in: &state) }
                 if let waited = reply.waited {
                     state.longestWait = max(state.longestWait, Self.nanoseconds(waited))
                 }
@@ -74,20 +89,48 @@ final class StatisticsRecorder: Sendable {
     }
 
     /// Socket thread: records one request it answered itself (`outcome` is the error code).
-    func record(receivedAt: Duration, queuedAt now: Duration, outcome: WireErrorCode?) {
+    func record(receivedAt: Duration, queuedAt now: Duration, outcome: WireErrorCode?, caller: Int = CallerDirectory.anonymousIndex) {
         let index = Self.index(outcome)
         let latency = Self.nanoseconds(now - receivedAt)
         state.withLock { state in
             state.histogram.record(Self.micros(nanoseconds: latency))
             state.counts[index] += 1
+            if callers != nil { countCaller(caller, index, in: &state) }
         }
         duration.recordNanoseconds(latency)
         requestCounters[index].increment()
     }
 
+    /// Counts one answer of outcome `index` to caller number `caller`, on its counter too (made
+    /// on first use: the callers and their names are known only as requests arrive).
+    private func countCaller(_ caller: Int, _ index: Int, in state: inout State) {
+        if caller >= state.callerCounts.count {
+            let outcomes = Self.outcomeLabels.count
+            state.callerCounts.append(contentsOf: repeatElement([Int](repeating: 0, count: outcomes), count: caller + 1 - state.callerCounts.count))
+            state.callerCounters.append(contentsOf: repeatElement([Counter?](repeating: nil, count: outcomes), count: caller + 1 - state.callerCounters.count))
+        }
+        state.callerCounts[caller][index] += 1
+        if let counter = state.callerCounters[caller][index] {
+            counter.increment()
+        } else {
+            let counter = Counter(label: CallerGrant.requestsMetric, dimensions: [
+                ("caller", callers?.name(at: caller) ?? CallerGrant.anonymous), ("use_case", useCase), ("code", Self.outcomeLabels[index]),
+            ], factory: metrics)
+            counter.increment()
+            state.callerCounters[caller][index] = counter
+        }
+    }
+
     /// A snapshot, with `inFlight` and `droppedReplies` as given; safe from any thread.
     func snapshot(inFlight: Int, droppedReplies: Int) -> UseCaseStatistics {
         let copy = state.withLock { $0 }
+        var byCaller: [String: [String: Int]] = [:]
+        for (caller, counts) in copy.callerCounts.enumerated() where counts.contains(where: { $0 > 0 }) {
+            let name = callers?.name(at: caller) ?? CallerGrant.anonymous
+            for (index, count) in counts.enumerated() where count > 0 {
+                byCaller[name, default: [:]][Self.outcomeLabels[index], default: 0] += count
+            }
+        }
         var errors: [String: Int] = [:]
         for index in 1..<copy.counts.count where copy.counts[index] > 0 {
             errors[Self.outcomeLabels[index]] = copy.counts[index]
@@ -100,7 +143,7 @@ final class StatisticsRecorder: Sendable {
             max: Double(histogram.maxRecorded)
         )
         return UseCaseStatistics(requests: copy.counts.reduce(0, +), errors: errors, inFlight: inFlight, droppedReplies: droppedReplies, latencyMicros: latency,
-            longestWaitMicros: Int((copy.longestWait + 999) / 1000)
+            longestWaitMicros: Int((copy.longestWait + 999) / 1000), callers: byCaller
         )
     }
 

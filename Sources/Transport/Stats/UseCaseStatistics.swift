@@ -20,15 +20,22 @@ public struct UseCaseStatistics: Sendable, Hashable {
     /// refused before they ran (`overloaded`, `deadline_exceeded`, malformed…) are not counted:
     /// under the queue-time target this never exceeds the target.
     public var longestWaitMicros: Int
+    /// Answered requests by caller name, then by outcome (`ok` or the error code); callers
+    /// without an answer are absent. Without `--client-keys` the one caller is `anonymous`.
+    public var callers: [String: [String: Int]]
 
     /// Creates statistics from their parts.
-    public init(requests: Int, errors: [String: Int], inFlight: Int, droppedReplies: Int = 0, latencyMicros: LatencySummary, longestWaitMicros: Int = 0) {
+    public init(
+        requests: Int, errors: [String: Int], inFlight: Int, droppedReplies: Int = 0, latencyMicros: LatencySummary, longestWaitMicros: Int = 0,
+        callers: [String: [String: Int]] = [:]
+    ) {
         self.requests = requests
         self.errors = errors
         self.inFlight = inFlight
         self.droppedReplies = droppedReplies
         self.latencyMicros = latencyMicros
         self.longestWaitMicros = longestWaitMicros
+        self.callers = callers
     }
 
     /// The requests answered successfully: ``requests`` minus every error.

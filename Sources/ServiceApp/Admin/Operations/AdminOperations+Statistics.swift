@@ -18,8 +18,11 @@ extension AdminOperations {
         switch format {
         case .json?:
             var useCases: [(String, JSONValue)] = []
+            // Caller → use case → code → count; the event log's requests under its name.
+            var byCaller: [String: [(String, [String: Int])]] = [:]
             for endpoint in useCaseEndpoints {
                 let statistics = endpoint.statistics()
+                for (caller, codes) in statistics.callers { byCaller[caller, default: []].append((endpoint.name.rawValue, codes)) }
                 let errors = statistics.errors.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) }
                 let latency = statistics.latencyMicros
                 useCases.append((endpoint.name.rawValue, object([
@@ -34,6 +37,12 @@ extension AdminOperations {
                     ])),
                 ])))
             }
+            for (caller, codes) in eventLog.statistics().callers { byCaller[caller, default: []].append((WireEvent.logName, codes)) }
+            let callerCounts = byCaller.sorted { $0.key < $1.key }.map { caller, useCases in
+                (caller, object(useCases.map { useCase, codes in
+                    (useCase, object(codes.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) }))
+                }))
+            }
             let events = eventStream.statistics()
             return object([
                 (EndpointsFile.Key.useCases, object(useCases)),
@@ -45,8 +54,10 @@ extension AdminOperations {
                         (Key.p99, .double(events.lagMillis.p99)), (Key.max, .double(events.lagMillis.max)),
                     ])),
                 ])),
-                // Clients refused at the CURVE handshake (`--client-keys`); 0 for plaintext endpoints.
-                (Key.refusedClients, .int(authenticator?.refusedHandshakes ?? 0)),
+                // Clients refused at the CURVE handshake (`--client-keys`), and requests dropped
+                // because their key was removed since; 0 for plaintext endpoints.
+                (Key.refusedClients, .int((authenticator?.refusedHandshakes ?? 0) + callers.droppedRequests)),
+                (Key.callers, object(callerCounts)),
             ])
         case .prometheus?:
             return object([(Key.text, .string(metrics.exposition()))])
