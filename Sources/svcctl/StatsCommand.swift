@@ -3,11 +3,12 @@ import WireContract
 import WireJSON
 
 /// `svcctl stats`: per-use-case request counts, errors, in-flight requests, replies dropped for
-/// vanished peers and latency; then the live event stream's progress, subscribers and lag.
+/// vanished peers and latency; then the answers per caller and use case; then the live event
+/// stream's progress, subscribers and lag.
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show per-use-case requests, errors, in-flight requests, dropped replies and latency percentiles, and the event stream's figures."
+        abstract: "Show per-use-case requests, errors, in-flight requests, dropped replies and latency percentiles, the answers per caller, and the event stream's figures."
     )
 
     /// Output formats of `stats`.
