@@ -5,9 +5,14 @@
 # the medians and after ÷ before. For judging a change to the read path by its own measure:
 # build the "before" binary first and keep a copy of it.
 #
+# With CURVE=1 both svcd run with --client-keys and the client connects over CURVE: BEFORE's file
+# lists the client's key alone (what a build older than callers reads), AFTER's as a caller with
+# a rate far above the load (`KEY bench rate=1000000`): what the per-request caller checks (the
+# key looked up, allow, a token taken) cost on top of encryption.
+#
 # usage: Benchmarks/c/compare-reads.sh BEFORE_SVCD AFTER_SVCD
 # environment: ROUNDS (5), PIPELINED_N (30000), LOCKSTEP_N (3000), SVCD_ARGS (extra svcd flags
-#              for both), CC (cc)
+#              for both), WORKLOADS (list reviews menu feed get), CURVE (unset), CC (cc)
 
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -18,16 +23,24 @@ pipelined_n=${PIPELINED_N:-30000}
 lockstep_n=${LOCKSTEP_N:-3000}
 
 build_c_programs
+client_public='' client_secret=''
+if [[ -n ${CURVE:-} ]]; then
+    read -r client_public client_secret < <("$work/echo_curve" --keypair)
+    printf '%s\n' "$client_public" >"$work/client-keys-before"
+    printf '%s bench rate=1000000\n' "$client_public" >"$work/client-keys-after"
+fi
 declare -A endpoints=()
 for side in before after; do
     if [[ $side == before ]]; then SVCD=$1; else SVCD=$2; fi
+    curve_args=()
+    [[ -z ${CURVE:-} ]] || curve_args=(--client-keys "$work/client-keys-$side")
     # shellcheck disable=SC2086 # SVCD_ARGS is a list of flags
-    start_svcd "$work/$side" ${SVCD_ARGS:-}
+    start_svcd "$work/$side" ${SVCD_ARGS:-} "${curve_args[@]}"
     endpoints[$side]=$svcd_endpoints
 done
 
 # name → "USE_CASE|PAYLOAD|MUST_CONTAIN"
-workloads=(list reviews menu feed get)
+read -r -a workloads <<<"${WORKLOADS:-list reviews menu feed get}"
 declare -A workload=(
     [list]='ListRestaurants|{"v":1,"id":"{{n}}","params":{"limit":20}}|"nextCursor"'
     [reviews]='GetReviews|{"v":1,"id":"{{n}}","params":{"restaurantId":"r-000042","limit":20}}|"nextCursor"'
@@ -49,6 +62,7 @@ for round in $(seq "$rounds"); do
         for side in "${order[@]}"; do
             svcd_endpoints=${endpoints[$side]}
             endpoint=$(svcd_field "$use_case")
+            export CURVE_SERVERKEY=$(svcd_field useCaseServerKey) CURVE_PUBLICKEY=$client_public CURVE_SECRETKEY=$client_secret
             read -r rate _ _ failed_p <<<"$("$work/loadgen_curve" "$endpoint" "$pipelined_n" 64 "$payload" "$must")"
             read -r _ p50 _ failed_l <<<"$("$work/loadgen_curve" "$endpoint" "$lockstep_n" 1 "$payload" "$must")"
             bad=$(( bad + failed_p + failed_l ))

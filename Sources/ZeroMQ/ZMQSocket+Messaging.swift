@@ -25,16 +25,12 @@ public struct ZMQMessageInfo: Sendable, Hashable {
     /// were stored (for a ROUTER this keeps the routing-id envelope so the caller can reply
     /// with an error), the rest were received and discarded without copying.
     public var exceededLimit: Bool
-    /// The message's `User-Id` property (what the ZAP handler answered for the connection: a
-    /// CURVE client's key, for svcd), when asked for with `readUserId` and the connection has one.
-    public var userId: String?
 
     /// Creates a message summary.
-    public init(frameCount: Int, totalBytes: Int, exceededLimit: Bool, userId: String? = nil) {
+    public init(frameCount: Int, totalBytes: Int, exceededLimit: Bool) {
         self.frameCount = frameCount
         self.totalBytes = totalBytes
         self.exceededLimit = exceededLimit
-        self.userId = userId
     }
 }
 
@@ -127,14 +123,31 @@ extension ZMQSocket {
     ///   - maxTotalBytes: stop copying frames once the message's total size would exceed this.
     ///     The whole message is always consumed.
     ///   - dontWait: return `nil` instead of blocking when nothing is queued.
-    ///   - readUserId: also read the message's `User-Id` property (``ZMQMessageInfo/userId``).
     /// - Returns: the message's size facts, or `nil` when no message arrived (`EAGAIN`: either
     ///   `dontWait` and nothing queued, or ``receiveTimeout`` expired).
     /// - Throws: ``ZMQError/terminated``, ``ZMQError/interrupted``, ``ZMQError/wrongState``.
     ///   After a throw, `frames` may be partly overwritten.
     @discardableResult
     public func receiveMultipart(
-        into frames: inout [[UInt8]], maxTotalBytes: Int = .max, dontWait: Bool = false, readUserId: Bool = false
+        into frames: inout [[UInt8]], maxTotalBytes: Int = .max, dontWait: Bool = false
+    ) throws(ZMQError) -> ZMQMessageInfo? {
+        var unread: String?
+        return try receiveMultipart(into: &frames, maxTotalBytes: maxTotalBytes, dontWait: dontWait, readUserId: false, userId: &unread)
+    }
+
+    /// As ``receiveMultipart(into:maxTotalBytes:dontWait:)``, also setting `userId` to the
+    /// message's `User-Id` property: what the ZAP handler answered for the connection (a CURVE
+    /// client's key, for svcd), `nil` when it has none.
+    @discardableResult
+    public func receiveMultipart(
+        into frames: inout [[UInt8]], maxTotalBytes: Int = .max, dontWait: Bool = false, userId: inout String?
+    ) throws(ZMQError) -> ZMQMessageInfo? {
+        userId = nil
+        return try receiveMultipart(into: &frames, maxTotalBytes: maxTotalBytes, dontWait: dontWait, readUserId: true, userId: &userId)
+    }
+
+    private func receiveMultipart(
+        into frames: inout [[UInt8]], maxTotalBytes: Int, dontWait: Bool, readUserId: Bool, userId: inout String?
     ) throws(ZMQError) -> ZMQMessageInfo? {
         let handle = try liveHandle()
         do throws(ZMQError) {
@@ -143,7 +156,6 @@ extension ZMQSocket {
             if error == .again { return nil }
             throw error
         }
-        var userId: String?
         var stored = 0
         var frameCount = 0
         var totalBytes = 0
@@ -179,7 +191,7 @@ extension ZMQSocket {
         if frames.count > stored {
             frames.removeSubrange(stored...)
         }
-        return ZMQMessageInfo(frameCount: frameCount, totalBytes: totalBytes, exceededLimit: exceeded, userId: userId)
+        return ZMQMessageInfo(frameCount: frameCount, totalBytes: totalBytes, exceededLimit: exceeded)
     }
 
     // MARK: Internals

@@ -114,7 +114,7 @@ struct CurveTests {
         var allowed: Bool
     }
 
-    @Test("A ZAP REP socket on its own thread admits an allow-listed CURVE key and refuses another")
+    @Test("A ZAP REP socket on its own thread admits an allow-listed CURVE key, whose messages carry its user id, and refuses another")
     func zapAllowList() throws {
         let serverKeys = try ZMQCurveKeyPair.generate()
         let trustedKeys = try ZMQCurveKeyPair.generate()
@@ -201,6 +201,13 @@ struct CurveTests {
         #expect(request[1] == bytes("let me in"))
         try server.sendMultipart([request[0], bytes("welcome")])
         #expect(try trusted.receive().bytes == bytes("welcome"))
+        // Each message carries the user id the handler answered for its connection (a ROUTER's
+        // own routing-id frame carries none; the peer's frames do).
+        try trusted.send(bytes("who am I"))
+        var userId: String?
+        var received: [[UInt8]] = []
+        #expect(try server.receiveMultipart(into: &received, userId: &userId) != nil)
+        #expect(received.last == bytes("who am I") && userId == "admin-user")
 
         // Unknown key: ZAP denies it, so nothing reaches the server or comes back.
         let stranger = try makeClient(strangerKeys, receiveTimeout: 300)

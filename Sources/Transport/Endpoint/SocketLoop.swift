@@ -29,9 +29,13 @@ final class SocketLoop {
     private let deliver: AsyncStream<[InboundRequest]>.Continuation
     private let logger: Logger
     private let gate: CallerGate?
+    /// The gate when it checks keys (`--client-keys`): requests are then checked per caller.
+    private let keyGate: CallerGate?
     /// The callers as last read from the gate's directory, and that reading's generation.
     private var callers = CallerSnapshot(callers: [:])
     private var callersGeneration = -1
+    /// The `User-Id` (client key) of the message last received, when ``keyGate`` is set.
+    private var userId: String?
 
     /// The address the socket is bound to (with the real port for a `:0` or `:*` bind).
     let boundEndpoint: String
@@ -82,6 +86,7 @@ final class SocketLoop {
         self.deliver = deliver
         self.logger = logger
         self.gate = gate
+        keyGate = gate?.directory.checksKeys == true ? gate : nil
         _ = poller.add(socket, events: .pollIn)
         _ = poller.add(fileDescriptor: outbox.wakeup.fileDescriptor, events: .pollIn)
     }
@@ -163,11 +168,13 @@ final class SocketLoop {
     private func receiveBatch() -> Int {
         var batch: [InboundRequest] = []
         var read = 0
-        let readUserId = gate?.directory.checksKeys == true
+        let readsUserId = keyGate != nil
         for _ in 0..<configuration.maxBatch {
             let info: ZMQMessageInfo?
             do {
-                info = try socket.receiveMultipart(into: &frames, maxTotalBytes: configuration.maxMessageSize, dontWait: true, readUserId: readUserId)
+                info = readsUserId
+                    ? try socket.receiveMultipart(into: &frames, maxTotalBytes: configuration.maxMessageSize, dontWait: true, userId: &userId)
+                    : try socket.receiveMultipart(into: &frames, maxTotalBytes: configuration.maxMessageSize, dontWait: true)
             } catch ZMQError.interrupted {
                 continue
             } catch {
@@ -198,14 +205,14 @@ final class SocketLoop {
         let count = frames.count
         guard count > 0 else { return nil }
         let caller: Caller?
-        if let gate, gate.directory.checksKeys {
-            if let (current, generation) = gate.directory.snapshot(newerThan: callersGeneration) {
+        if let keyGate {
+            if let (current, generation) = keyGate.directory.snapshot(newerThan: callersGeneration) {
                 (callers, callersGeneration) = (current, generation)
             }
             // A key removed from the file since its handshake: no reply at all, as at the
             // handshake, whatever the message holds.
-            guard let key = info.userId, let listed = callers.callers[key] else {
-                gate.directory.droppedUnlisted(key: info.userId, endpoint: gate.permission)
+            guard let key = userId, let listed = callers.callers[key] else {
+                keyGate.directory.droppedUnlisted(key: userId, endpoint: keyGate.permission)
                 return nil
             }
             caller = listed
@@ -237,7 +244,7 @@ final class SocketLoop {
             reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: error.id, error.error)
             return nil
         }
-        if let gate, let caller, !caller.line.allows(gate.permission) {
+        if let caller, let gate = keyGate, !caller.line.allows(gate.permission) {
             reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: request.id, WireError(
                 .unauthorized, "caller \(caller.line.name) may not use \(gate.permission); the request had no effect"
             ))

@@ -46,6 +46,12 @@ final class StatisticsRecorder: Sendable {
     private let metrics: any MetricsFactory
     /// Names the callers counted; `nil`: callers are not counted (the admin endpoint).
     private let callers: CallerDirectory?
+    /// Whether answers are counted per caller as they come (`--client-keys`). Otherwise every
+    /// caller is `anonymous`, whose counts are the endpoint's own (``State/counts``), and whose
+    /// counters ``anonymousCounters`` are incremented beside ``requestCounters``.
+    private let countsEachCaller: Bool
+    /// `svc_caller_requests_total{caller="anonymous"}` by outcome index, without `--client-keys`.
+    private let anonymousCounters: [Counter]
 
     /// Creates empty statistics and, from `metrics`, the metrics of the use case named `useCase`;
     /// with `callers`, counts by caller too (``UseCaseStatistics/callers`` and the counter
@@ -54,6 +60,10 @@ final class StatisticsRecorder: Sendable {
         self.useCase = useCase
         self.metrics = metrics
         self.callers = callers
+        countsEachCaller = callers?.checksKeys == true
+        anonymousCounters = callers == nil || callers?.checksKeys == true ? [] : Self.outcomeLabels.map { outcome in
+            Counter(label: CallerGrant.requestsMetric, dimensions: [("caller", CallerGrant.anonymous), ("use_case", useCase), ("code", outcome)], factory: metrics)
+        }
         requestCounters = Self.outcomeLabels.map { outcome in
             Counter(label: "svc_requests_total", dimensions: [("use_case", useCase), ("outcome", outcome)], factory: metrics)
         }
@@ -63,28 +73,41 @@ final class StatisticsRecorder: Sendable {
     /// Socket thread: records replies from the host, all queued for sending at `now`.
     func record(_ replies: [OutboundReply], queuedAt now: Duration) {
         guard !replies.isEmpty else { return }
+        let countsCallers = countsEachCaller
         state.withLock { state in
+            // A batch's replies are mostly one caller's, with one outcome: counted per run.
+            var run = (caller: 0, index: 0, count: 0)
             for reply in replies {
                 state.histogram.record(Self.micros(nanoseconds: Self.nanoseconds(now - reply.receivedAt)))
                 let index = Self.index(reply.outcome)
                 state.counts[index] += 1
-                if callers != nil { countCaller(reply.caller, index, in: &state) }
+                if countsCallers {
+                    if run.count > 0, run.caller == reply.caller, run.index == index {
+                        run.count += 1
+                    } else {
+                        if run.count > 0 { countCaller(run.caller, run.index, run.count, in: &state) }
+                        run = (reply.caller, index, 1)
+                    }
+                }
                 if let waited = reply.waited {
                     state.longestWait = max(state.longestWait, Self.nanoseconds(waited))
                 }
             }
+            if run.count > 0 { countCaller(run.caller, run.index, run.count, in: &state) }
         }
         var succeeded = 0
         for reply in replies {
             duration.recordNanoseconds(Self.nanoseconds(now - reply.receivedAt))
             if let code = reply.outcome {
                 requestCounters[Self.index(code)].increment()
+                if !anonymousCounters.isEmpty { anonymousCounters[Self.index(code)].increment() }
             } else {
                 succeeded += 1
             }
         }
         if succeeded > 0 {
             requestCounters[0].increment(by: succeeded)
+            if !anonymousCounters.isEmpty { anonymousCounters[0].increment(by: succeeded) }
         }
     }
 
@@ -95,28 +118,29 @@ final class StatisticsRecorder: Sendable {
         state.withLock { state in
             state.histogram.record(Self.micros(nanoseconds: latency))
             state.counts[index] += 1
-            if callers != nil { countCaller(caller, index, in: &state) }
+            if countsEachCaller { countCaller(caller, index, 1, in: &state) }
         }
         duration.recordNanoseconds(latency)
         requestCounters[index].increment()
+        if !anonymousCounters.isEmpty { anonymousCounters[index].increment() }
     }
 
-    /// Counts one answer of outcome `index` to caller number `caller`, on its counter too (made
-    /// on first use: the callers and their names are known only as requests arrive).
-    private func countCaller(_ caller: Int, _ index: Int, in state: inout State) {
+    /// Counts `count` answers of outcome `index` to caller number `caller`, on its counter too
+    /// (made on first use: the callers and their names are known only as requests arrive).
+    private func countCaller(_ caller: Int, _ index: Int, _ count: Int, in state: inout State) {
         if caller >= state.callerCounts.count {
             let outcomes = Self.outcomeLabels.count
             state.callerCounts.append(contentsOf: repeatElement([Int](repeating: 0, count: outcomes), count: caller + 1 - state.callerCounts.count))
             state.callerCounters.append(contentsOf: repeatElement([Counter?](repeating: nil, count: outcomes), count: caller + 1 - state.callerCounters.count))
         }
-        state.callerCounts[caller][index] += 1
+        state.callerCounts[caller][index] += count
         if let counter = state.callerCounters[caller][index] {
-            counter.increment()
+            counter.increment(by: count)
         } else {
             let counter = Counter(label: CallerGrant.requestsMetric, dimensions: [
                 ("caller", callers?.name(at: caller) ?? CallerGrant.anonymous), ("use_case", useCase), ("code", Self.outcomeLabels[index]),
             ], factory: metrics)
-            counter.increment()
+            counter.increment(by: count)
             state.callerCounters[caller][index] = counter
         }
     }
@@ -125,7 +149,8 @@ final class StatisticsRecorder: Sendable {
     func snapshot(inFlight: Int, droppedReplies: Int) -> UseCaseStatistics {
         let copy = state.withLock { $0 }
         var byCaller: [String: [String: Int]] = [:]
-        for (caller, counts) in copy.callerCounts.enumerated() where counts.contains(where: { $0 > 0 }) {
+        let callerCounts = countsEachCaller || callers == nil ? copy.callerCounts : [copy.counts]
+        for (caller, counts) in callerCounts.enumerated() where counts.contains(where: { $0 > 0 }) {
             let name = callers?.name(at: caller) ?? CallerGrant.anonymous
             for (index, count) in counts.enumerated() where count > 0 {
                 byCaller[name, default: [:]][Self.outcomeLabels[index], default: 0] += count
