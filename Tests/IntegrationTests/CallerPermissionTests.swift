@@ -125,10 +125,13 @@ import ZeroMQ
             let succeeded = replies.filter { $0.ok == true }.count
             let overloaded = replies.filter { $0.code == "overloaded" }
             #expect(succeeded + overloaded.count == sent, "only ok and overloaded: \(replies.filter { $0.ok != true && $0.code != "overloaded" }.prefix(3))")
-            // A full bucket (the burst) and the rate over the sending time, give or take the
-            // moments between the client's clock and svcd's.
+            // A full bucket (the burst) and the rate over the sending time, give or take half a
+            // second's tokens: svcd receives the requests over about the time they were sent,
+            // later by however long it lags (a slow build, a busy machine). Without the cap all
+            // 400 would be ok; with a cap that did not refill, 20.
             let expected = Double(Self.cappedRate) + Double(Self.cappedRate) * seconds
-            #expect(Double(succeeded) >= expected - 4 && Double(succeeded) <= expected + 4, "\(succeeded) ok in \(seconds) s; about \(expected) expected")
+            let slack = Double(Self.cappedRate) / 2
+            #expect(abs(Double(succeeded) - expected) <= slack, "\(succeeded) ok in \(seconds) s; about \(expected) expected")
             #expect(overloaded.first?.message?.contains("\(Self.cappedRate)") == true, "the message gives the limit: \(String(describing: overloaded.first))")
             #expect(unlimited.count == 200 && unlimited.allSatisfy { $0.ok == true }, "another caller is not limited: \(unlimited.filter { $0.ok != true }.prefix(3))")
 
@@ -143,8 +146,10 @@ import ZeroMQ
         try await withCallers { callers in
             let getRestaurant = try callers.endpoints.address(.getRestaurant)
             let file = callers.keysFile, lines = callers.lines
-            let (cutOff, servedAgain) = try await withClient(.dealer, getRestaurant, receiveTimeout: 200, curve: callers.full) { client -> (Duration?, Duration?) in
+            let (cutOff, servedAgain) = try await withClient(.dealer, getRestaurant, receiveTimeout: 5000, curve: callers.full) { client -> (Duration?, Duration?) in
+                // The first reply waits for the handshake; the ones after are quick.
                 guard try client.call(request(id: "before", params: ["restaurantId": "r-000001"]))?.ok == true else { return (nil, nil) }
+                try client.setReceiveTimeout(200)
                 try (lines.filter { !$0.hasSuffix(" full") }.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
                 let removed = ContinuousClock.now
                 var cutOff: Duration?
