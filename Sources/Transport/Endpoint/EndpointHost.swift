@@ -1,5 +1,6 @@
 import Domain
 import Logging
+import WireContract
 import WireJSON
 
 /// The actor that hosts one use case, the ``RequestHandler`` of a use-case endpoint: it receives
@@ -15,6 +16,8 @@ actor EndpointHost: RequestHandler {
     private let outbox: ReplyOutbox
     private let logger: Logger
     private let executor: SocketThreadExecutor
+    /// Names the requests' callers in the log lines written while serving them.
+    private let callers: CallerDirectory?
 
     /// The socket thread.
     nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -34,8 +37,9 @@ actor EndpointHost: RequestHandler {
 
     init(
         route: UseCaseRoute, outbox: ReplyOutbox, executor: SocketThreadExecutor,
-        readExecutor: (any TaskExecutor)?, queueTimeTarget: Duration, logger: Logger
+        readExecutor: (any TaskExecutor)?, queueTimeTarget: Duration, logger: Logger, callers: CallerDirectory? = nil
     ) {
+        self.callers = callers
         self.queueTimeTarget = queueTimeTarget
         self.concurrent = route.path != .inline
         self.taskExecutor = route.path == .write ? globalConcurrentExecutor : readExecutor ?? globalConcurrentExecutor
@@ -109,7 +113,10 @@ actor EndpointHost: RequestHandler {
         } catch {
             let wire = WireError(mapping: error)
             if wire.isInternal {
-                logger.error("use case failed", metadata: ["useCase": "\(route.name.rawValue)", "error": "\(error)"])
+                logger.error("use case failed", metadata: [
+                    "useCase": "\(route.name.rawValue)", "error": "\(error)",
+                    "caller": "\(callers?.name(at: inbound.caller) ?? CallerGrant.anonymous)",
+                ])
             }
             return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: wire, using: &writer), outcome: wire.code, waited: waited)
         }

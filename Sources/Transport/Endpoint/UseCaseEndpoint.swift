@@ -41,7 +41,7 @@ public final class UseCaseEndpoint: Service, Sendable {
         ) { outbox, executor in
             EndpointHost(
                 route: route, outbox: outbox, executor: executor,
-                readExecutor: readLane, queueTimeTarget: configuration.queueTimeTarget, logger: logger
+                readExecutor: readLane, queueTimeTarget: configuration.queueTimeTarget, logger: logger, callers: callers
             )
         }
     }
