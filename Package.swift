@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "SeededRandom"),
         // Presentation: one actor-hosted ROUTER endpoint per use case, wire DTOs, error codes.
         .target(name: "Transport", dependencies: [
-            "Domain", "ZeroMQ", "WireJSON", "WireContract",
+            "Domain", "ZeroMQ", "WireJSON", "WireContract", "SeededRandom",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),

@@ -2,8 +2,8 @@ import WireJSON
 
 /// The envelope of wire protocol v1, shared by every request and reply:
 ///
-/// - request `{"v":1,"id":"…","params":{…},"deadlineMs":…,"idempotencyKey":"…"}` (admin requests
-///   add `"op"`),
+/// - request `{"v":1,"id":"…","params":{…},"deadlineMs":…,"idempotencyKey":"…"}`, optionally with
+///   `"traceparent"` and `"tracestate"` (admin requests add `"op"`),
 /// - success `{"v":1,"id":…,"ok":true,"result":{…}}`,
 /// - failure `{"v":1,"id":…,"ok":false,"error":{"code":"…","message":"…"}}`, the error adding
 ///   `"outcome":"unknown"` for a write whose commit outcome is unknown.
@@ -28,6 +28,10 @@ public enum WireEnvelope {
         public static let idempotencyKey = WireKey("idempotencyKey")
         /// `op`: the admin operation.
         public static let op = WireKey("op")
+        /// `traceparent` (optional): the caller's W3C trace context; an invalid value is ignored.
+        public static let traceparent = WireKey("traceparent")
+        /// `tracestate` (optional): the caller's vendor trace state, kept with a valid `traceparent`.
+        public static let tracestate = WireKey("tracestate")
         /// `ok`: whether the request succeeded.
         public static let ok = WireKey("ok")
         /// `result`: a success's payload.

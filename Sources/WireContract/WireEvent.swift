@@ -21,7 +21,7 @@ public enum WireEvent {
         /// `data`: what changed.
         public static let data = WireKey("data")
         /// `traceparent`: the writing request's trace context, when it carried one.
-        public static let traceparent = WireKey("traceparent")
+        public static let traceparent = WireEnvelope.Key.traceparent
     }
 
     /// Members of event data that are not a use case's result member.

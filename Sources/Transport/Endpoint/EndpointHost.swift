@@ -113,10 +113,12 @@ actor EndpointHost: RequestHandler {
         } catch {
             let wire = WireError(mapping: error)
             if wire.isInternal {
-                logger.error("use case failed", metadata: [
+                var metadata: Logger.Metadata = [
                     "useCase": "\(route.name.rawValue)", "error": "\(error)",
                     "caller": "\(callers?.name(at: inbound.caller) ?? CallerGrant.anonymous)",
-                ])
+                ]
+                for (key, value) in inbound.span.logMetadata { metadata[key] = "\(value)" }
+                logger.error("use case failed", metadata: metadata)
             }
             return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: wire, using: &writer), outcome: wire.code, waited: waited)
         }

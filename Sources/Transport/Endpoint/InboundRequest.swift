@@ -21,6 +21,11 @@ struct InboundRequest: Sendable {
     let receivedAt: Duration
     /// Who sent it: its caller's number in the endpoint's ``CallerDirectory``.
     let caller: Int
+    /// svcd's span id for it (``RequestSpan``).
+    let spanId: UInt64
+
+    /// svcd's span for it, and the caller's trace context: what its log lines carry.
+    var span: RequestSpan { RequestSpan(spanId: spanId, caller: request.callerTrace) }
 }
 
 /// `ContinuousClock` instants as durations since one fixed instant. `ContinuousClock.Instant`
@@ -50,11 +55,13 @@ struct OutboundReply: Sendable {
     var waited: Duration? = nil
     /// The request's caller (``InboundRequest/caller``), for the statistics.
     var caller: Int = CallerDirectory.anonymousIndex
+    /// The request's span (``InboundRequest/span``), for the `trace` line of its answer.
+    var span: RequestSpan? = nil
 }
 
 extension OutboundReply {
     /// The reply to `request`.
     init(_ request: InboundRequest, body: [UInt8], outcome: WireErrorCode?, waited: Duration? = nil) {
-        self.init(envelope: request.envelope, body: body, receivedAt: request.receivedAt, outcome: outcome, waited: waited, caller: request.caller)
+        self.init(envelope: request.envelope, body: body, receivedAt: request.receivedAt, outcome: outcome, waited: waited, caller: request.caller, span: request.span)
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import SeededRandom
 import Synchronization
 import WireContract
 import ZeroMQ
@@ -36,6 +37,9 @@ final class SocketLoop {
     private var callersGeneration = -1
     /// The `User-Id` (client key) of the message last received, when ``keyGate`` is set.
     private var userId: String?
+    /// Draws each request's span id (``RequestSpan``): unique within the thread's sequence,
+    /// and seeded at random so two threads or processes do not share one.
+    private var spanIds = SplitMix64(seed: UInt64.random(in: .min ... .max))
 
     /// The address the socket is bound to (with the real port for a `:0` or `:*` bind).
     let boundEndpoint: String
@@ -153,7 +157,7 @@ final class SocketLoop {
         let now = EndpointClock.now
         statistics.record(replies, queuedAt: now)
         if logger.logLevel <= .trace {
-            for reply in replies { traceAnswer(outcome: reply.outcome, receivedAt: reply.receivedAt, now: now, caller: reply.caller) }
+            for reply in replies { traceAnswer(outcome: reply.outcome, receivedAt: reply.receivedAt, now: now, caller: reply.caller, span: reply.span) }
         }
         for reply in replies {
             send(envelope: reply.envelope, body: reply.body)
@@ -169,6 +173,9 @@ final class SocketLoop {
         var batch: [InboundRequest] = []
         var read = 0
         let readsUserId = keyGate != nil
+        // One access to the stored generator per batch, not one per request.
+        var spans = spanIds
+        defer { spanIds = spans }
         for _ in 0..<configuration.maxBatch {
             let info: ZMQMessageInfo?
             do {
@@ -183,7 +190,7 @@ final class SocketLoop {
             }
             guard let info else { break }
             read += 1
-            if let request = accept(info) {
+            if let request = accept(info, spans: &spans) {
                 // Counted at once, so the bound also holds within one batch.
                 inFlight += 1
                 // A second request means a busy socket: make room for a full batch at once
@@ -200,7 +207,7 @@ final class SocketLoop {
     }
 
     /// Classifies one received message: returns a request for the handler, or answers it here.
-    private func accept(_ info: ZMQMessageInfo) -> InboundRequest? {
+    private func accept(_ info: ZMQMessageInfo, spans: inout SplitMix64) -> InboundRequest? {
         let receivedAt = EndpointClock.now
         let count = frames.count
         guard count > 0 else { return nil }
@@ -220,70 +227,76 @@ final class SocketLoop {
             caller = nil
         }
         let callerIndex = caller?.index ?? CallerDirectory.anonymousIndex
+        // Zero is not a valid span id.
+        let spanId = spans.next() | 1
         // Everything up to the first empty frame is the routing envelope (a ROUTER adds the
         // peer's id; REQ and well-behaved DEALERs add the empty delimiter).
         guard let delimiter = frames[1..<max(1, count)].firstIndex(where: { $0.isEmpty }) else {
-            reject(Envelope(routingId: frames[0], hops: []), receivedAt: receivedAt, caller: callerIndex, id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
+            reject(Envelope(routingId: frames[0], hops: []), receivedAt: receivedAt, caller: callerIndex, span: RequestSpan(spanId: spanId, caller: nil), id: nil, WireError(.malformed, "the message has no empty delimiter frame before the body"))
             return nil
         }
         let envelope = Envelope(routingId: frames[0], hops: delimiter > 1 ? Array(frames[1..<delimiter]) : [])
         if info.exceededLimit {
-            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: nil, WireError(.malformed, "the message exceeds the size limit of \(configuration.maxMessageSize) bytes"))
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, span: RequestSpan(spanId: spanId, caller: nil), id: nil, WireError(.malformed, "the message exceeds the size limit of \(configuration.maxMessageSize) bytes"))
             return nil
         }
         let bodyCount = count - delimiter - 1
         guard bodyCount == 1 else {
             let message = bodyCount == 0 ? "the message has no body frame" : "the message has \(bodyCount) body frames; exactly one is expected"
-            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: nil, WireError(.malformed, message))
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, span: RequestSpan(spanId: spanId, caller: nil), id: nil, WireError(.malformed, message))
             return nil
         }
         let request: WireRequest
         do {
             request = try WireRequest.decode(frames[count - 1])
         } catch {
-            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: error.id, error.error)
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, span: RequestSpan(spanId: spanId, caller: nil), id: error.id, error.error)
             return nil
         }
+        let span = RequestSpan(spanId: spanId, caller: request.callerTrace)
         if let caller, let gate = keyGate, !caller.line.allows(gate.permission) {
-            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: request.id, WireError(
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, span: span, id: request.id, WireError(
                 .unauthorized, "caller \(caller.line.name) may not use \(gate.permission); the request had no effect"
             ))
             return nil
         }
         if control.state != .running || availability.isRefusingRequests {
             let reason = availability.state == .draining ? "the service is draining" : "the service is shutting down"
-            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: request.id, WireError(.unavailable, "\(reason); the request had no effect, retry later or elsewhere"))
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, span: span, id: request.id, WireError(.unavailable, "\(reason); the request had no effect, retry later or elsewhere"))
             return nil
         }
         if inFlight >= configuration.maxInFlight {
-            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: request.id, WireError(.overloaded, "too many requests in flight; retry later"))
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, span: span, id: request.id, WireError(.overloaded, "too many requests in flight; retry later"))
             return nil
         }
         // Last: a request refused for any other reason uses no token.
         if let caller, let bucket = caller.bucket, !bucket.take(now: receivedAt) {
-            reject(envelope, receivedAt: receivedAt, caller: callerIndex, id: request.id, WireError(
+            reject(envelope, receivedAt: receivedAt, caller: callerIndex, span: span, id: request.id, WireError(
                 .overloaded, "caller \(caller.line.name) is over its rate of \(bucket.rate) requests per second; the request had no effect, retry later"
             ))
             return nil
         }
-        return InboundRequest(envelope: envelope, request: request, receivedAt: receivedAt, caller: callerIndex)
+        return InboundRequest(envelope: envelope, request: request, receivedAt: receivedAt, caller: callerIndex, spanId: spanId)
     }
 
-    private func reject(_ envelope: Envelope, receivedAt: Duration, caller: Int, id: String?, _ error: WireError) {
+    private func reject(_ envelope: Envelope, receivedAt: Duration, caller: Int, span: RequestSpan, id: String?, _ error: WireError) {
         counters.countRejection()
         let now = EndpointClock.now
         statistics.record(receivedAt: receivedAt, queuedAt: now, outcome: error.code, caller: caller)
-        if logger.logLevel <= .trace { traceAnswer(outcome: error.code, receivedAt: receivedAt, now: now, caller: caller) }
+        if logger.logLevel <= .trace { traceAnswer(outcome: error.code, receivedAt: receivedAt, now: now, caller: caller, span: span) }
         send(envelope: envelope, body: WireReply.failure(id: id, error: error))
     }
 
-    /// The `trace` line of one answered request (the logger carries the endpoint's name).
-    private func traceAnswer(outcome: WireErrorCode?, receivedAt: Duration, now: Duration, caller: Int) {
+    /// The `trace` line of one answered request (the logger carries the endpoint's name), with
+    /// its caller and its trace (`trace_id`, `span_id`).
+    private func traceAnswer(outcome: WireErrorCode?, receivedAt: Duration, now: Duration, caller: Int, span: RequestSpan?) {
         let micros = (now - receivedAt) / .microseconds(1)
-        logger.trace("request answered", metadata: [
+        var metadata: Logger.Metadata = [
             "outcome": "\(outcome?.rawValue ?? "ok")", "micros": "\(Int(micros))",
             "caller": "\(gate?.directory.name(at: caller) ?? CallerGrant.anonymous)",
-        ])
+        ]
+        for (key, value) in span?.logMetadata ?? [] { metadata[key] = "\(value)" }
+        logger.trace("request answered", metadata: metadata)
     }
 
     private func send(envelope: Envelope, body: [UInt8]) {

@@ -18,14 +18,25 @@ public struct WireRequest: Sendable {
     /// The admin operation's name (`op`) when it is a string; the admin endpoint checks it,
     /// use cases ignore it like any member they do not know.
     public let operation: String?
+    /// The caller's trace context and trace state, when it sent a valid `traceparent`.
+    public let callerTrace: CallerTrace?
+
+    /// The caller's trace context (`traceparent`), when it sent a valid one.
+    public var trace: TraceContext? { callerTrace?.context }
+    /// The caller's `tracestate`, kept only with a valid `traceparent`, as it came.
+    public var tracestate: String? { callerTrace?.tracestate }
 
     /// Creates a request.
-    public init(id: String?, params: Params, deadlineMilliseconds: Int?, idempotencyKey: String? = nil, operation: String? = nil) {
+    public init(
+        id: String?, params: Params, deadlineMilliseconds: Int?, idempotencyKey: String? = nil, operation: String? = nil,
+        trace: TraceContext? = nil, tracestate: String? = nil
+    ) {
         self.id = id
         self.params = params
         self.deadlineMilliseconds = deadlineMilliseconds
         self.idempotencyKey = idempotencyKey
         self.operation = operation
+        callerTrace = trace.map { CallerTrace(context: $0, tracestate: tracestate) }
     }
 
     /// A body that failed the envelope checks: the error and the request id when one could be read.
@@ -39,8 +50,9 @@ public struct WireRequest: Sendable {
     /// Decodes one body frame: a UTF-8 JSON object with `v` = 1, an optional string `id` of at
     /// most 128 characters, an optional object `params`, an optional non-negative integer
     /// `deadlineMs` and an optional string `idempotencyKey` of 1 to 128 characters; a string
-    /// `op` is kept for the admin endpoint. Explicit `null`s count as absent; unknown members are
-    /// ignored.
+    /// `op` is kept for the admin endpoint; a valid `traceparent` (and with it a `tracestate` of
+    /// at most 512 characters) is kept, an invalid one ignored, never refused. Explicit `null`s
+    /// count as absent; unknown members are ignored.
     public static func decode(_ body: UnsafeRawBufferPointer) throws(Rejection) -> WireRequest {
         if let request = decodeCommonShape(body) {
             return request
@@ -113,9 +125,14 @@ public struct WireRequest: Sendable {
         default:
             throw Rejection(id: id, error: WireError(.malformed, "\(WireEnvelope.Key.idempotencyKey.name) must be a string of \(IdempotencyClaim.keyLengths.lowerBound) to \(IdempotencyClaim.keyLengths.upperBound) characters"))
         }
+        // The common shape has neither member, so only this path reads them.
+        let trace = object[WireEnvelope.Key.traceparent.name]?.stringValue.flatMap(TraceContext.parse(traceparent:))
+        let tracestate = object[WireEnvelope.Key.tracestate.name]?.stringValue.flatMap {
+            $0.utf8.count <= TraceContext.maximumTracestateLength ? $0 : nil
+        }
         return WireRequest(
             id: id, params: Params(params), deadlineMilliseconds: deadline, idempotencyKey: idempotencyKey,
-            operation: object[WireEnvelope.Key.op.name]?.stringValue
+            operation: object[WireEnvelope.Key.op.name]?.stringValue, trace: trace, tracestate: tracestate
         )
     }
 
