@@ -218,9 +218,6 @@ import ZeroMQ
     /// The `svc_caller_requests_total` samples of `text` as Prometheus' own Python parser reads
     /// them: "caller use_case code" → value.
     private func callerSamples(_ text: String) async throws -> [String: Int] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("caller-metrics-\(UUID().uuidString).txt")
-        try Data(text.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         let script = """
         import json, sys
         from prometheus_client.parser import text_string_to_metric_families
@@ -232,10 +229,8 @@ import ZeroMQ
                     samples[f"{labels['caller']} {labels['use_case']} {labels['code']}"] = int(sample.value)
         print(json.dumps(samples))
         """
-        let outcome = try await runTool("/usr/bin/env", ["python3", "-c", script, file.path], timeout: 60)
-        #expect(outcome.status == 0, "prometheus_client could not parse the text: \(outcome.stderr)")
         var samples: [String: Int] = [:]
-        for member in try JSONParser.parse(Array(outcome.stdout.utf8)).objectValue ?? JSONObject() {
+        for member in try await parsedByPrometheusClient(text, script: script).objectValue ?? JSONObject() {
             samples[member.key] = member.value.intValue
         }
         return samples

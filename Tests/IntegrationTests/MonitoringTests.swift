@@ -12,10 +12,7 @@ private func svcctl(_ arguments: [String]) async throws -> ToolOutcome {
 
 /// Parses `text` with the Prometheus project's own Python parser and returns each family's
 /// name and type ("svc_requests" for the counter `svc_requests_total`, as that parser names it).
-private func parsedByPrometheusClient(_ text: String) async throws -> [String: String] {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString).txt")
-    try Data(text.utf8).write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
+private func familyTypes(_ text: String) async throws -> [String: String] {
     let script = """
     import json, sys
     from prometheus_client.parser import text_string_to_metric_families
@@ -24,11 +21,8 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
         families[family.name] = family.type
     print(json.dumps(families))
     """
-    let outcome = try await runTool("/usr/bin/env", ["python3", "-c", script, file.path], timeout: 60)
-    #expect(outcome.status == 0, "prometheus_client could not parse the text: \(outcome.stderr)")
-    let parsed = try JSONParser.parse(Array(outcome.stdout.utf8))
     var types: [String: String] = [:]
-    for member in parsed.objectValue ?? JSONObject() {
+    for member in try await parsedByPrometheusClient(text, script: script).objectValue ?? JSONObject() {
         types[member.key] = member.value.stringValue
     }
     return types
@@ -90,7 +84,7 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
             #expect(text.contains("\nsvc_refused_clients_total 0\n"), "the refusal counter exists at 0 without --client-keys: \(text)")
             #expect(!text.contains("quantile="), "latency is a histogram, not quantile gauges")
 
-            let families = try await parsedByPrometheusClient(text)
+            let families = try await familyTypes(text)
             #expect(families["svc_requests"] == "counter", "\(families)")
             #expect(families["svc_request_duration_seconds"] == "histogram", "\(families)")
             #expect(families["svc_requests_in_flight"] == "gauge", "\(families)")
@@ -114,7 +108,7 @@ private func parsedByPrometheusClient(_ text: String) async throws -> [String: S
             #expect(events.contains("svc_events_last_published_seq 1.0") && events.contains("svc_events_last_written_seq 1.0"), "\(events)")
             #expect(try await subscriber.value?.first == Array("UserRegistered".utf8), "the subscriber heard the event")
             #expect(events.contains("svc_event_publish_lag_seconds_count 1"), "\(events)")
-            let eventFamilies = try await parsedByPrometheusClient(events)
+            let eventFamilies = try await familyTypes(events)
             #expect(eventFamilies["svc_events_published"] == "counter" && eventFamilies["svc_event_publish_lag_seconds"] == "histogram", "\(eventFamilies)")
             #expect(eventFamilies["svc_event_subscribers"] == "gauge" && eventFamilies["svc_events_last_written_seq"] == "gauge", "\(eventFamilies)")
             let stats = try await svcctl(["stats", "--json", "--data-dir", child.dataDirectory])
