@@ -12,6 +12,12 @@ let package = Package(
         .library(name: "RestaurantClient", targets: ["RestaurantClient"]),
         .library(name: "Domain", targets: ["Domain"]),
     ],
+    traits: [
+        // svcd's OTLP/HTTP span exporter (swift-otel, AsyncHTTPClient, SwiftNIO SSL: minutes of
+        // a first build). On by default; the ThreadSanitizer build (.ci/tsan) leaves it out.
+        .trait(name: "OTLP", description: "Export spans over OTLP/HTTP with swift-otel (svcd --otlp-endpoint)."),
+        .default(enabledTraits: ["OTLP"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -22,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // Only its OTLP/HTTP exporter: the gRPC one would pull in grpc-swift.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // Pure business core: entities, use cases, ports. No dependencies, no imports.
@@ -36,7 +45,7 @@ let package = Package(
         // (Adapters/: the system clock, time-ordered ids, a fixed tax rate, and the fixed clock
         // and sequential ids the sample data set is made with).
         .target(name: "Persistence", dependencies: [
-            "Domain",
+            "Domain", "Telemetry",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -59,9 +68,15 @@ let package = Package(
         // SplitMix64, the one seeded generator: the sample data, `svcctl stress --seed` and the
         // tests' random inputs come out the same on every run. No dependencies.
         .target(name: "SeededRandom"),
+        // What a request's trace carries into the store: the tracer of the store's child spans
+        // and the writer's traceparent, which the events a write appends carry. On
+        // swift-distributed-tracing's API only; the exporter is chosen by the composition root.
+        .target(name: "Telemetry", dependencies: [
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+        ]),
         // Presentation: one actor-hosted ROUTER endpoint per use case, wire DTOs, error codes.
         .target(name: "Transport", dependencies: [
-            "Domain", "ZeroMQ", "WireJSON", "WireContract", "SeededRandom",
+            "Domain", "ZeroMQ", "WireJSON", "WireContract", "SeededRandom", "Telemetry",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
@@ -69,8 +84,10 @@ let package = Package(
         ]),
         // Composition root: buildService(configuration:) wires every concrete type.
         .target(name: "ServiceApp", dependencies: [
-            "Domain", "Persistence", "Transport", "ZeroMQ", "WireJSON", "WireContract", "SeededRandom",
+            "Domain", "Persistence", "Transport", "ZeroMQ", "WireJSON", "WireContract", "SeededRandom", "Telemetry",
             .product(name: "Logging", package: "swift-log"),
+            // The OTLP/HTTP span exporter, with the OTLP trait.
+            .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             // The monitoring HTTP listener (NIOHTTP1) and the registry it serves.
             .product(name: "Metrics", package: "swift-metrics"),

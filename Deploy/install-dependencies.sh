@@ -4,8 +4,9 @@
 # throwaway servers of their own with Deploy/postgres-dev.sh; Debian's system cluster is never
 # used), pyzmq (the outside client the wire tests and examples use), prometheus_client (whose
 # parser the monitoring tests check svcd's /metrics text with), jsonschema (which validates
-# replies against svcd's `describe` schemas in the tests) and valgrind (the instruction
-# budget tests). Idempotent; needs root (or sudo) only when something is missing.
+# replies against svcd's `describe` schemas in the tests), opentelemetry-proto (which decodes
+# the spans svcd exports in the tracing tests' OTLP/HTTP receiver) and valgrind (the
+# instruction budget tests). Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
 as_root() {
@@ -49,4 +50,8 @@ fi
 if ! python3 -c 'import jsonschema' 2>/dev/null; then
     echo "installing jsonschema" >&2
     python3 -m pip install --quiet jsonschema || python3 -m pip install --quiet --break-system-packages jsonschema
+fi
+if ! python3 -c 'import opentelemetry.proto.collector.trace.v1.trace_service_pb2' 2>/dev/null; then
+    echo "installing opentelemetry-proto" >&2
+    python3 -m pip install --quiet opentelemetry-proto || python3 -m pip install --quiet --break-system-packages opentelemetry-proto
 fi

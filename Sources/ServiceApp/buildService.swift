@@ -5,6 +5,7 @@ import Metrics
 import Persistence
 import ServiceLifecycle
 import Synchronization
+import Telemetry
 import Transport
 import WireContract
 import ZeroMQ
@@ -22,6 +23,16 @@ public func buildService(
     metrics: ServiceMetrics = ServiceMetrics()
 ) async throws -> RestaurantService {
     let startedAt = ContinuousClock.now
+    // Before anything is opened: a configuration it refuses stops start-up with nothing to undo.
+    var tracing: RequestTracing?
+    var spanExport: (any Service)?
+    if let tracingConfiguration = configuration.tracing {
+        // Floored: swift-otel sets its logger's level, which must not become the process's.
+        var tracingLogger = logger.floored(at: .warning)
+        tracingLogger[metadataKey: "component"] = "otlp"
+        let instance = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+        (tracing, spanExport) = try OTLPSpanExport.make(tracingConfiguration, instance: instance, logger: tracingLogger)
+    }
     try DataDirectory.prepare(configuration.dataDirectory)
     // Held until the service has stopped: a second svcd on this directory stops here.
     let lock = try DataDirectoryLock(dataDirectory: configuration.dataDirectory)
@@ -87,7 +98,7 @@ public func buildService(
             let endpoint = try UseCaseEndpoint(
                 route: route, address: configuration.address(offset: route.name.portOffset), context: context,
                 configuration: endpointConfiguration, availability: availability, logger: endpointLogger,
-                metrics: metrics.factory, readExecutor: store.readExecutor, callers: callers
+                metrics: metrics.factory, readExecutor: store.readExecutor, callers: callers, tracing: tracing
             )
             addresses[route.name] = try await EndpointBindFailure.naming(route.name.rawValue, configuration.address(offset: route.name.portOffset)) {
                 try await endpoint.start()
@@ -159,7 +170,9 @@ public func buildService(
             // endpoint (which may have asked for the shutdown) answers until the end, and a
             // PostgreSQL store's connection pool closes after that. The monitoring listener
             // stops just before the pool, so probes see /readyz turn 503 during the drain.
-            services: store.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+            // The span exporter stops last, after the use cases' last spans have ended.
+            services: (spanExport.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? [])
+                + store.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
                 + (monitoring.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
                 ServiceGroupConfiguration.ServiceConfiguration(service: admin),
                 // After the use cases have stopped, the stream publishes what they committed.
@@ -182,6 +195,7 @@ public func buildService(
     late.attach(group)
     var readyMetadata: Logger.Metadata = ["useCases": "\(endpoints.count)", "dataDirectory": "\(configuration.dataDirectory)"]
     if let monitoring { readyMetadata["http"] = "\(monitoring.boundAddress)" }
+    if let tracingConfiguration = configuration.tracing { readyMetadata["otlp"] = "\(tracingConfiguration.tracesURL)" }
     logger.info("svcd ready", metadata: readyMetadata)
     return RestaurantService(
         useCaseAddresses: addresses, eventStream: eventStream!, endpoints: endpoints, availability: availability, dataDirectory: configuration.dataDirectory, store: store,

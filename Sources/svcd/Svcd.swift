@@ -57,6 +57,12 @@ struct Svcd: AsyncParsableCommand {
     @Flag(name: .long, help: "Serve the use-case endpoints in plaintext on a --host that is not a loopback address (without --client-keys svcd refuses to).")
     var allowPlaintext = false
 
+    @Option(name: .long, help: "Export a span per request over OTLP/HTTP to this collector (its base URL, e.g. http://127.0.0.1:4318; spans go to URL/v1/traces). Env OTEL_EXPORTER_OTLP_ENDPOINT. Default: no spans.")
+    var otlpEndpoint: String?
+
+    @Option(name: .long, parsing: .unconditional, help: "With --otlp-endpoint: the share of the traces svcd starts itself that it exports, 0 to 1 (a request with a traceparent follows its sampled flag). Env OTEL_TRACES_SAMPLER_ARG.")
+    var traceSampling: Double = 1
+
     @Option(name: .long, parsing: .unconditional, help: "Requests each use case may have taken and not yet answered; beyond that, requests are answered overloaded at once.")
     var maxInFlight: Int = ServiceConfiguration().maxInFlight
 
@@ -114,6 +120,14 @@ struct Svcd: AsyncParsableCommand {
         guard (1...10_000_000).contains(eventSubscriberBuffer) else {
             throw ValidationError("--event-subscriber-buffer must be between 1 and 10000000 messages")
         }
+        if let endpoint = resolvedOTLPEndpoint {
+            guard endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://"), endpoint.count > "https://".count else {
+                throw ValidationError("--otlp-endpoint \(endpoint) is not an http:// or https:// URL (e.g. http://127.0.0.1:4318)")
+            }
+        }
+        guard (0...1).contains(traceSampling) else {
+            throw ValidationError("--trace-sampling must be between 0 and 1, e.g. 0.01")
+        }
         guard (2...1000).contains(databaseConnections) else {
             throw ValidationError("--database-connections must be between 2 and 1000")
         }
@@ -129,6 +143,11 @@ struct Svcd: AsyncParsableCommand {
         } else if databaseURL != nil {
             throw ValidationError("--database-url is only for --store postgres")
         }
+    }
+
+    /// `--otlp-endpoint`, else `OTEL_EXPORTER_OTLP_ENDPOINT`.
+    private var resolvedOTLPEndpoint: String? {
+        otlpEndpoint ?? ProcessInfo.processInfo.environment["OTEL_EXPORTER_OTLP_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// `--database-url`, else `SVC_DATABASE_URL`.
@@ -161,6 +180,7 @@ struct Svcd: AsyncParsableCommand {
         configuration.eventRetentionHours = eventRetention
         configuration.eventSubscriberBuffer = eventSubscriberBuffer
         configuration.recordsEvents = !benchmarkWithoutEvents
+        configuration.tracing = resolvedOTLPEndpoint.map { TracingConfiguration(endpoint: $0, samplingRatio: traceSampling) }
         if configuration.store == .postgres {
             configuration.databaseURL = try resolvedDatabaseURL.map { try PostgresURL(parsing: $0) }
             configuration.databaseConnections = databaseConnections

@@ -56,6 +56,9 @@ public struct ServiceConfiguration: Sendable {
     /// written nowhere), which breaks the contract.
     public var recordsEvents: Bool = true
 
+    /// Span export over OTLP/HTTP; `nil` (the default): no spans are made.
+    public var tracing: TracingConfiguration?
+
     /// The port of the monitoring HTTP listener (`/metrics`, `/healthz`, `/readyz`) on
     /// ``host``; `nil` (the default) runs none, 0 binds an ephemeral port.
     public var httpPort: Int?

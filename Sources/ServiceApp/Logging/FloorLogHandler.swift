@@ -2,14 +2,16 @@ import Logging
 
 /// Forwards to a base handler only messages at or above a floor level (and the base's own
 /// level): for a library's chatty background logging, such as postgres-nio's line per failed
-/// reconnect attempt, while the service logs such events once itself.
+/// reconnect attempt, while the service logs such events once itself. A library that sets its
+/// logger's level moves the floor only: the base handler's level is the process's (see
+/// ``LogLevelControl``), which only the operator changes.
 struct FloorLogHandler: LogHandler {
     var base: any LogHandler
-    let floor: Logger.Level
+    var floor: Logger.Level
 
     var logLevel: Logger.Level {
         get { max(base.logLevel, floor) }
-        set { base.logLevel = newValue }
+        set { floor = newValue }
     }
 
     var metadata: Logger.Metadata {

@@ -1,5 +1,6 @@
 import Domain
 import Logging
+import Telemetry
 import WireContract
 import WireJSON
 
@@ -18,6 +19,8 @@ actor EndpointHost: RequestHandler {
     private let executor: SocketThreadExecutor
     /// Names the requests' callers in the log lines written while serving them.
     private let callers: CallerDirectory?
+    /// The tracer of the requests' spans, when spans are exported.
+    let tracing: RequestTracing?
 
     /// The socket thread.
     nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -37,9 +40,11 @@ actor EndpointHost: RequestHandler {
 
     init(
         route: UseCaseRoute, outbox: ReplyOutbox, executor: SocketThreadExecutor,
-        readExecutor: (any TaskExecutor)?, queueTimeTarget: Duration, logger: Logger, callers: CallerDirectory? = nil
+        readExecutor: (any TaskExecutor)?, queueTimeTarget: Duration, logger: Logger, callers: CallerDirectory? = nil,
+        tracing: RequestTracing? = nil
     ) {
         self.callers = callers
+        self.tracing = tracing
         self.queueTimeTarget = queueTimeTarget
         self.concurrent = route.path != .inline
         self.taskExecutor = route.path == .write ? globalConcurrentExecutor : readExecutor ?? globalConcurrentExecutor
@@ -91,36 +96,61 @@ actor EndpointHost: RequestHandler {
         }
     }
 
+    /// The reply to `inbound`. A write runs with its span's `traceparent` bound
+    /// (``Telemetry/WriterTrace``), which the events it appends carry; with ``tracing``, the
+    /// request runs in a span of its own (``tracedReply(to:tracing:writer:)``).
     private nonisolated(nonsending) func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> OutboundReply {
+        if let tracing { return await tracedReply(to: inbound, tracing: tracing, writer: &writer) }
+        var replayed = false
+        guard route.path == .write else { return await answer(inbound, span: inbound.span, replayed: &replayed, writer: &writer) }
+        let span = inbound.span
+        return await WriterTrace.$traceparent.withValue(span.traceparent) {
+            await answer(inbound, span: span, replayed: &replayed, writer: &writer)
+        }
+    }
+
+    /// Runs the use case for `inbound`, unless it waited too long, and encodes the reply;
+    /// `replayed` tells whether an idempotency key's recorded result answered it. `span` is what
+    /// its log lines name.
+    nonisolated(nonsending) func answer(_ inbound: InboundRequest, span: RequestSpan, replayed: inout Bool, writer: inout JSONWriter) async -> OutboundReply {
         let request = inbound.request
         let waited = EndpointClock.now - inbound.receivedAt
         if waited > queueTimeTarget {
             let error = WireError(.overloaded, "the request waited \(Int(waited / .milliseconds(1))) ms for its turn, over the queue-time target of \(Int(queueTimeTarget / .milliseconds(1))) ms; it had no effect, send it again after a pause")
-            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code)
+            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code, span: span)
         }
         if let milliseconds = request.deadlineMilliseconds, waited > .milliseconds(milliseconds) {
             let error = WireError(.deadlineExceeded, "the deadline of \(milliseconds) ms passed before the request started; it had no effect")
-            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code)
+            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code, span: span)
         }
         do {
             // Reads ignore a key; a write binds it (see IdempotencyClaim).
             let claim = route.path == .write ? request.idempotencyKey.map { IdempotencyClaim(key: $0, useCase: route.name, params: request.params) } : nil
             let result = try await route.handle(request.params, claim)
-            return OutboundReply(inbound, body: WireReply.success(id: request.id, result: result, using: &writer), outcome: nil, waited: waited)
+            return OutboundReply(inbound, body: WireReply.success(id: request.id, result: result, using: &writer), outcome: nil, waited: waited, span: span)
         } catch let replay as IdempotentReplay {
+            replayed = true
             let recorded = RecordedResult(bytes: replay.recordedResult)
-            return OutboundReply(inbound, body: WireReply.success(id: request.id, result: recorded, using: &writer), outcome: nil, waited: waited)
+            return OutboundReply(inbound, body: WireReply.success(id: request.id, result: recorded, using: &writer), outcome: nil, waited: waited, span: span)
         } catch {
             let wire = WireError(mapping: error)
             if wire.isInternal {
                 var metadata: Logger.Metadata = [
                     "useCase": "\(route.name.rawValue)", "error": "\(error)",
-                    "caller": "\(callers?.name(at: inbound.caller) ?? CallerGrant.anonymous)",
+                    "caller": "\(callerName(inbound.caller))",
                 ]
-                for (key, value) in inbound.span.logMetadata { metadata[key] = "\(value)" }
+                for (key, value) in span.logMetadata { metadata[key] = "\(value)" }
                 logger.error("use case failed", metadata: metadata)
             }
-            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: wire, using: &writer), outcome: wire.code, waited: waited)
+            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: wire, using: &writer), outcome: wire.code, waited: waited, span: span)
         }
     }
+
+    /// The name of the caller numbered `index` (``InboundRequest/caller``).
+    nonisolated func callerName(_ index: Int) -> String {
+        callers?.name(at: index) ?? CallerGrant.anonymous
+    }
+
+    /// The use case's name, the name of its requests' spans.
+    nonisolated var useCaseName: String { route.name.rawValue }
 }

@@ -38,6 +38,9 @@ enum EndpointClock {
 
     /// `ContinuousClock.now`, as the duration since ``origin``.
     static var now: Duration { origin.duration(to: ContinuousClock.now) }
+
+    /// The `ContinuousClock` instant `duration` after ``origin``.
+    static func instant(_ duration: Duration) -> ContinuousClock.Instant { origin + duration }
 }
 
 /// A reply on its way from the endpoint's handler to the socket thread.
@@ -61,7 +64,7 @@ struct OutboundReply: Sendable {
 
 extension OutboundReply {
     /// The reply to `request`.
-    init(_ request: InboundRequest, body: [UInt8], outcome: WireErrorCode?, waited: Duration? = nil) {
-        self.init(envelope: request.envelope, body: body, receivedAt: request.receivedAt, outcome: outcome, waited: waited, caller: request.caller, span: request.span)
+    init(_ request: InboundRequest, body: [UInt8], outcome: WireErrorCode?, waited: Duration? = nil, span: RequestSpan? = nil) {
+        self.init(envelope: request.envelope, body: body, receivedAt: request.receivedAt, outcome: outcome, waited: waited, caller: request.caller, span: span ?? request.span)
     }
 }

@@ -1,6 +1,7 @@
 import Logging
 import Metrics
 import ServiceLifecycle
+import Telemetry
 import WireContract
 import ZeroMQ
 
@@ -24,11 +25,12 @@ public final class UseCaseEndpoint: Service, Sendable {
     /// (``ServingPath/waitingRead``) run on its threads, in the lane of this use
     /// case (``BlockingReadExecutor/lane(named:)``), instead of the global concurrent executor.
     /// With `callers`, each request's caller is checked (with `--client-keys`: listed, allowed
-    /// this use case, within its rate) and counted.
+    /// this use case, within its rate) and counted. With `tracing`, each request runs in a span
+    /// of its tracer (see ``RequestTracing``).
     public init(
         route: UseCaseRoute, address: String, context: ZMQContext, configuration: EndpointConfiguration,
         availability: ServiceAvailability, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory,
-        readExecutor: BlockingReadExecutor? = nil, callers: CallerDirectory? = nil
+        readExecutor: BlockingReadExecutor? = nil, callers: CallerDirectory? = nil, tracing: RequestTracing? = nil
     ) throws {
         name = route.name
         let readLane = readExecutor?.lane(named: route.name.rawValue)
@@ -41,7 +43,8 @@ public final class UseCaseEndpoint: Service, Sendable {
         ) { outbox, executor in
             EndpointHost(
                 route: route, outbox: outbox, executor: executor,
-                readExecutor: readLane, queueTimeTarget: configuration.queueTimeTarget, logger: logger, callers: callers
+                readExecutor: readLane, queueTimeTarget: configuration.queueTimeTarget, logger: logger, callers: callers,
+                tracing: tracing
             )
         }
     }

@@ -42,6 +42,12 @@ public struct TraceContext: Sendable, Hashable {
         return TraceContext(traceIdHigh: high, traceIdLow: low, parentSpanId: parent, flags: UInt8(flags))
     }
 
+    /// The context as a `traceparent` value of version 00.
+    public var traceparent: String {
+        let flagDigits = String(flags, radix: 16)
+        return "00-\(traceId)-\(Self.hex(parentSpanId))-\(flagDigits.count == 1 ? "0" + flagDigits : flagDigits)"
+    }
+
     /// The trace id as 32 lower-case hex digits.
     public var traceId: String { Self.hex(traceIdHigh) + Self.hex(traceIdLow) }
 
@@ -85,20 +91,45 @@ public final class CallerTrace: Sendable {
 /// svcd's span for one request: a 64-bit id drawn by the endpoint's socket thread when the
 /// request arrives (a few instructions; nothing is formatted unless a line is logged), and the
 /// caller's trace context, if it sent a valid one. A request without one starts a trace whose id
-/// is made from the span id.
+/// is made from the span id. When spans are exported, the tracer's own ids replace both
+/// (``exported(_:caller:)``), so the log lines name the spans a collector receives.
 struct RequestSpan: Sendable {
     /// svcd's span id for the request, never 0.
     let spanId: UInt64
     /// The caller's context, when its `traceparent` was valid.
     let caller: CallerTrace?
+    /// The trace id the tracer gave the request, when it exported its span.
+    private var tracerTraceId: (high: UInt64, low: UInt64)? = nil
+
+    /// The span of a request whose span id is `spanId`.
+    init(spanId: UInt64, caller: CallerTrace?) {
+        self.spanId = spanId
+        self.caller = caller
+    }
+
+    /// The span the tracer made for a request, as its `traceparent` gives it (`context`'s
+    /// parent id is the server span's id).
+    static func exported(_ context: TraceContext, caller: CallerTrace?) -> RequestSpan {
+        var span = RequestSpan(spanId: context.parentSpanId, caller: caller)
+        span.tracerTraceId = (context.traceIdHigh, context.traceIdLow)
+        return span
+    }
 
     /// The trace id: the caller's, or one this request started.
     var traceId: String {
+        if let tracerTraceId { return TraceContext.hex(tracerTraceId.high) + TraceContext.hex(tracerTraceId.low) }
         if let caller { return caller.context.traceId }
         // Mixed so the two halves differ; unique as the span id is.
         var mixed = spanId ^ 0x9E37_79B9_7F4A_7C15
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         return TraceContext.hex(mixed | 1) + TraceContext.hex(spanId)
+    }
+
+    /// This span as the parent in a `traceparent` (version 00): what the events of the request's
+    /// write carry. Sampled as the caller's flags say (a trace svcd started: not sampled).
+    var traceparent: String {
+        let flags = caller?.context.flags ?? 0
+        return "00-\(traceId)-\(TraceContext.hex(spanId))-\(flags & 1 == 1 ? "01" : "00")"
     }
 
     /// The metadata every log line written while serving the request carries: `trace_id` and
