@@ -167,7 +167,8 @@ let package = Package(
         .target(name: "WireTestSupport", dependencies: ["ZeroMQ", "WireJSON", "WireContract", "LoadEngine"], path: "Tests/WireTestSupport"),
         .testTarget(name: "TransportTests", dependencies: [
             "Transport", "ServiceApp", "Domain", "Persistence", "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport",
-            "SeededRandom", "RestaurantTesting", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            "SeededRandom", "RestaurantTesting", "Telemetry", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ]),
         // Launching a real svcd child process (and other tools) from tests.
         .target(name: "SvcdTestSupport", dependencies: ["ChildProcess", "ServerProcesses", "WireJSON", "WireContract", "WireTestSupport", "RestaurantClient"], path: "Tests/SvcdTestSupport"),

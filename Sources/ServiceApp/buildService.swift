@@ -17,19 +17,21 @@ import ZeroMQ
 /// service ready to run. `svcd` and the integration tests both call it.
 ///
 /// Every metric is recorded in `metrics` (by default a registry of this service's own, so
-/// services built side by side in one process do not mix their counts).
+/// services built side by side in one process do not mix their counts). Requests are traced
+/// with `tracing` when given (a test's in-memory tracer), else with the OTLP exporter of
+/// ``ServiceConfiguration/tracing`` when that is set, else not at all.
 public func buildService(
     configuration: ServiceConfiguration, logger: Logger = Logger(label: "svcd"), logLevel: LogLevelControl? = nil,
-    metrics: ServiceMetrics = ServiceMetrics()
+    metrics: ServiceMetrics = ServiceMetrics(), tracing given: RequestTracing? = nil
 ) async throws -> RestaurantService {
     let startedAt = ContinuousClock.now
     // Before anything is opened: a configuration it refuses stops start-up with nothing to undo.
-    var tracing: RequestTracing?
+    var tracing = given
     var spanExport: (any Service)?
-    if let tracingConfiguration = configuration.tracing {
+    if given == nil, let tracingConfiguration = configuration.tracing {
         // Floored: swift-otel sets its logger's level, which must not become the process's.
         var tracingLogger = logger.floored(at: .warning)
-        tracingLogger[metadataKey: "component"] = "otlp"
+        tracingLogger[metadataKey: "exporter"] = "otlp"
         let instance = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
         (tracing, spanExport) = try OTLPSpanExport.make(tracingConfiguration, instance: instance, logger: tracingLogger)
     }

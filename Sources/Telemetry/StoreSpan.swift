@@ -4,6 +4,9 @@ import Tracing
 /// the request the current task serves. Without a traced request (no tracer in the task's
 /// `ServiceContext`, see ``ServiceContext/storeTracer``) it costs one task-local read.
 public enum StoreSpan {
+    /// Whether the current task serves a traced request (its store spans are recorded).
+    public static var isTraced: Bool { ServiceContext.current?.storeTracer != nil }
+
     /// Runs `body` in a client span named `name` (OpenTelemetry's database conventions:
     /// `db.system.name`, and `db.operation.name` when given), ended when `body` returns or
     /// throws; a thrown error marks the span failed.
@@ -18,8 +21,11 @@ public enum StoreSpan {
         span.attributes["db.system.name"] = system
         if let operation { span.attributes["db.operation.name"] = operation }
         defer { span.end() }
+        // The store's spans under this one (a commit under its write) become its children.
+        var inner = span.context
+        inner.storeTracer = tracer
         do {
-            return try await body()
+            return try await ServiceContext.$current.withValue(inner) { try await body() }
         } catch {
             span.recordError(error)
             span.setStatus(SpanStatus(code: .error))

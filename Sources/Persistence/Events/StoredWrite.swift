@@ -1,4 +1,5 @@
 import Domain
+import Telemetry
 
 /// What a successful write stored, as its store's write step records it in the same atomic step:
 /// the result an idempotency key is bound to, and the event it appends (none when the write
@@ -53,15 +54,16 @@ struct PreparedEvent: Sendable {
     /// The encoded data (what the log's tail hands the live stream).
     let data: [UInt8]
 
-    /// `event` encoded by `encoder`, written at `at`.
-    init(_ event: DomainEvent, encodedBy encoder: any EventEncoding, at: Timestamp) {
+    /// `event` encoded by `encoder`, written at `at` by the request whose trace context is
+    /// `traceparent` (by default the writing task's, ``Telemetry/WriterTrace``).
+    init(_ event: DomainEvent, encodedBy encoder: any EventEncoding, at: Timestamp, traceparent: String? = WriterTrace.traceparent) {
         let encoded = encoder.encode(event)
-        record = EventRecord(encoded, key: event.key, at: at)
+        record = EventRecord(encoded, key: event.key, at: at, traceparent: traceparent)
         data = encoded.data
     }
 
     /// The event as the log numbers it.
     func logged(seq: Int64) -> LoggedEvent {
-        LoggedEvent(seq: seq, type: record.type, at: Timestamp(millisecondsSinceEpoch: record.at), key: record.key, data: data)
+        LoggedEvent(seq: seq, type: record.type, at: Timestamp(millisecondsSinceEpoch: record.at), key: record.key, data: data, traceparent: record.traceparent)
     }
 }

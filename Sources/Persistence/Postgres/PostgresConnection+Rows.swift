@@ -1,10 +1,14 @@
 import Logging
 import PostgresNIO
+import Telemetry
 
 extension PostgresConnection {
     /// Every row of `query`.
     func rows(_ query: PostgresQuery, _ logger: Logger) async throws -> [PostgresRow] {
-        try await self.query(query, logger: logger).collect()
+        guard StoreSpan.isTraced else { return try await self.query(query, logger: logger).collect() }
+        return try await StoreSpan.measure(StoreSpanName.postgresStatement, system: StoreSpanName.postgresql) {
+            try await self.query(query, logger: logger).collect()
+        }
     }
 
     /// Every row of `query`, each mapped by `map`.
@@ -21,6 +25,6 @@ extension PostgresConnection {
     /// (`query` alone returns as soon as a row-returning statement describes its rows, before it
     /// has run: a `SELECT … FOR UPDATE` or `pg_advisory_lock` would not hold its lock yet.)
     func run(_ query: PostgresQuery, _ logger: Logger) async throws {
-        _ = try await self.query(query, logger: logger).collect()
+        _ = try await rows(query, logger)
     }
 }

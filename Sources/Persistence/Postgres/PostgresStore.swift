@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import NIOPosix
 import PostgresNIO
+import Telemetry
 import ServiceLifecycle
 import Synchronization
 
@@ -460,6 +461,12 @@ public final class PostgresStore: Service, Sendable {
     /// operation timeout. A database that cannot be reached or gives up is
     /// ``RepositoryFailure/unavailable(reason:)``.
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+        guard StoreSpan.isTraced else { return try await untracedRead(body) }
+        return try await StoreSpan.measure(StoreSpanName.postgresRead, system: StoreSpanName.postgresql) { try await untracedRead(body) }
+    }
+
+    /// ``read(_:)`` without a span.
+    private func untracedRead<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
         do {
             let value = try await bounded { client, logger, progress in
                 try await client.withConnection { connection in
@@ -502,9 +509,11 @@ public final class PostgresStore: Service, Sendable {
                     try await client.withConnection { connection in
                         let held = self.holding(connection, progress)
                         defer { self.release(held) }
-                        return try await Self.transaction(
-                            on: connection, claim: claim, madeAt: madeAt, events: events, committing: committing, logger: logger, body
-                        )
+                        return try await StoreSpan.measure(StoreSpanName.postgresTransaction, system: StoreSpanName.postgresql) {
+                            try await Self.transaction(
+                                on: connection, claim: claim, madeAt: madeAt, events: events, committing: committing, logger: logger, body
+                            )
+                        }
                     }
                 }
                 note(.success(()))

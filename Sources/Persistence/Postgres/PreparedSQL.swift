@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import Telemetry
 
 /// A statement of the PostgreSQL store that each connection prepares once, by name, and then
 /// only binds and executes. PostgreSQL parses and plans an unnamed statement (what a
@@ -31,6 +32,14 @@ extension PostgresConnection {
     func rows<Text: PreparedSQL>(_ text: Text.Type, _ logger: Logger, binding bind: (inout PostgresBindings) throws -> Void) async throws -> [PostgresRow] {
         var bindings = PostgresBindings()
         try bind(&bindings)
+        guard StoreSpan.isTraced else { return try await execute(Text.self, bindings, logger) }
+        return try await StoreSpan.measure(StoreSpanName.postgresStatement, system: StoreSpanName.postgresql, operation: Text.name) {
+            try await execute(Text.self, bindings, logger)
+        }
+    }
+
+    /// Every row of `text` with `bindings`, once the statement has completed.
+    private func execute<Text: PreparedSQL>(_ text: Text.Type, _ bindings: PostgresBindings, _ logger: Logger) async throws -> [PostgresRow] {
         var rows: [PostgresRow] = []
         for try await row in try await execute(PreparedQuery<Text>(bindings: bindings), logger: logger) {
             rows.append(row)

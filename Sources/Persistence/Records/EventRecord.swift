@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Telemetry
 
 /// The `events` row of a ``LoggedEvent``: one property per column.
 struct EventRecord: Sendable {
@@ -20,8 +21,9 @@ struct EventRecord: Sendable {
         case seq, type, at, key, data, traceparent
     }
 
-    /// A new row for `event`, encoded, written at `at`.
-    init(_ encoded: EncodedEvent, key: String, at: Timestamp, traceparent: String? = nil) {
+    /// A new row for `event`, encoded, written at `at` by the request whose trace context is
+    /// `traceparent` (by default the writing task's, ``Telemetry/WriterTrace``).
+    init(_ encoded: EncodedEvent, key: String, at: Timestamp, traceparent: String? = WriterTrace.traceparent) {
         seq = nil
         type = encoded.type
         self.at = at.millisecondsSinceEpoch

@@ -49,8 +49,9 @@ final class GroupCommitter: Sendable {
         var statistics = GroupCommitStatistics()
     }
 
-    /// How to answer a write once its batch's commit outcome is known.
-    private typealias Answer = @Sendable ((any Error)?) -> Void
+    /// How to answer a write once its batch's commit outcome is known (and, when committed, when
+    /// the batch's transaction ran).
+    private typealias Answer = @Sendable ((any Error)?, CommitTiming?) -> Void
 
     /// A queued write. `perform` runs it and returns its answer: with `alone`, inside its own
     /// savepoint, so a failure rolls back only this write and becomes its answer (and is
@@ -103,7 +104,14 @@ final class GroupCommitter: Sendable {
     func write<T: Sendable>(
         _ body: @escaping @Sendable (Database) throws -> T, committed: (@Sendable (T) -> Void)? = nil
     ) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        try await timedWrite(body, committed: committed).value
+    }
+
+    /// ``write(_:committed:)``, and when its batch's transaction ran (for the store's spans).
+    func timedWrite<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, committed: (@Sendable (T) -> Void)? = nil
+    ) async throws -> (value: T, timing: CommitTiming) {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(value: T, timing: CommitTiming), any Error>) in
             let write = PendingWrite(
                 refusedAfter: QueueTimeExemption.target(queueTimeTarget).map { ContinuousClock.now + $0 },
                 perform: { db, alone in
@@ -120,12 +128,12 @@ final class GroupCommitter: Sendable {
                     } else {
                         result = .success(try body(db))
                     }
-                    let answer: Answer = { commitError in
+                    let answer: Answer = { commitError, timing in
                         if let commitError {
                             continuation.resume(throwing: commitError)
                         } else {
                             if let committed, case .success(let value) = result { committed(value) }
-                            continuation.resume(with: result)
+                            continuation.resume(with: result.map { ($0, timing!) })
                         }
                     }
                     if case .failure(let failure) = result { return (answer, failure) }
@@ -239,7 +247,7 @@ final class GroupCommitter: Sendable {
                     return .commit
                 }
             } catch {
-                for answer in answers { answer(error) }
+                for answer in answers { answer(error, nil) }
                 for write in batch.dropFirst(answers.count) { write.fail(error) }
                 return
             }
@@ -249,10 +257,20 @@ final class GroupCommitter: Sendable {
             state.statistics.writes += batch.count
             state.statistics.largestBatch = max(state.statistics.largestBatch, batch.count)
         }
-        commitDurations.record(duration: ContinuousClock.now - started)
+        let ended = ContinuousClock.now
+        commitDurations.record(duration: ended - started)
         batchSizes.record(batch.count)
-        for answer in answers { answer(nil) }
+        let timing = CommitTiming(started: started, ended: ended, batchSize: batch.count)
+        for answer in answers { answer(nil, timing) }
     }
+}
+
+/// When a ``GroupCommitter`` batch's transaction ran, from `BEGIN` to the end of `COMMIT` (its
+/// fsync included), and how many writes it held.
+struct CommitTiming: Sendable {
+    let started: ContinuousClock.Instant
+    let ended: ContinuousClock.Instant
+    let batchSize: Int
 }
 
 /// Whether a ``GroupCommitter``'s thread still runs.

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Logging
 import Metrics
+import Telemetry
 
 /// The SQLite database behind the repositories: one file in WAL mode with `synchronous = FULL`,
 /// so a committed transaction survives a power cut, and a ``GroupCommitter`` so that many
@@ -75,7 +76,14 @@ public final class SQLiteStore: Sendable {
         _ body: @escaping @Sendable (Database) throws -> T, committed: (@Sendable (T) -> Void)? = nil
     ) async throws -> T {
         do {
-            let value = try await committer.write(body, committed: committed)
+            let value = try await StoreSpan.measure(StoreSpanName.sqliteWrite, system: StoreSpanName.sqlite) {
+                let (value, timing) = try await committer.timedWrite(body, committed: committed)
+                StoreSpan.record(
+                    StoreSpanName.sqliteCommit, system: StoreSpanName.sqlite, from: timing.started, to: timing.ended,
+                    attributes: [SpanAttributeName.batchSize: timing.batchSize]
+                )
+                return value
+            }
             fullness.wrote()
             return value
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
@@ -95,6 +103,8 @@ public final class SQLiteStore: Sendable {
     ) async throws -> T {
         let clock = self.clock, tail = self.tail
         let events = EventRecording.encoder(self.events)
+        // Read here: the body runs on the commit thread, outside the writing task.
+        let traceparent = WriterTrace.traceparent
         return try await write({ db -> (T, LoggedEvent?) in
             if let claim, let bound = try db.record(IdempotencyRecord.self, SQLiteIdempotencyRepository.selectBinding, [claim.key]) {
                 throw claim.answer(toBound: bound.binding())
@@ -111,7 +121,7 @@ public final class SQLiteStore: Sendable {
             case .prepared(let ready)?: prepared = ready
             case .domain(let event)?:
                 guard let events else { return (value, nil) }
-                prepared = PreparedEvent(event, encodedBy: events, at: now)
+                prepared = PreparedEvent(event, encodedBy: events, at: now, traceparent: traceparent)
             }
             try db.insert(prepared.record)
             return (value, prepared.logged(seq: db.lastInsertedRowID))
@@ -221,6 +231,12 @@ public final class SQLiteStore: Sendable {
     /// store's read executor or, without one, on GRDB's queues, without blocking the caller's
     /// thread.
     nonisolated(nonsending) func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        guard StoreSpan.isTraced else { return try await untracedRead(body) }
+        return try await StoreSpan.measure(StoreSpanName.sqliteRead, system: StoreSpanName.sqlite) { try await untracedRead(body) }
+    }
+
+    /// ``read(_:)`` without a span.
+    private nonisolated(nonsending) func untracedRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if Self.blockingReadsPermitted { return try readHere(body) }
         if let readExecutor {
             return try await withTaskExecutorPreference(readExecutor) { try await self.readWithoutHop(body) }

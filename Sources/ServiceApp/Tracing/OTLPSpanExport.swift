@@ -27,6 +27,13 @@ enum OTLPSpanExport {
         otel.traces.exporter = .otlp
         otel.traces.otlpExporter.endpoint = configuration.tracesURL
         otel.traces.otlpExporter.protocol = .httpProtobuf
+        // A batch a second (the SDK's default is 5 s): spans reach the collector while the
+        // operator still looks at the request; OTEL_BSP_SCHEDULE_DELAY overrides it.
+        otel.traces.batchSpanProcessor.scheduleDelay = .seconds(1)
+        // A collector that hangs holds a batch (and svcd's stop, which flushes the last one) for
+        // this long at most, not the SDK's 10 s per request and 30 s per batch.
+        otel.traces.otlpExporter.timeout = Self.exportTimeout
+        otel.traces.batchSpanProcessor.exportTimeout = Self.exportTimeout
         if let sampler = OTel.Configuration.TracesConfiguration.SamplerConfiguration.parentBasedTraceIDRatio(ratio: configuration.samplingRatio) {
             otel.traces.sampler = sampler
         }
@@ -36,6 +43,10 @@ enum OTLPSpanExport {
         throw TracingUnavailable()
         #endif
     }
+
+    /// The longest one export may take (OTEL_EXPORTER_OTLP_TIMEOUT and OTEL_BSP_EXPORT_TIMEOUT
+    /// override it).
+    static let exportTimeout: Duration = .seconds(3)
 }
 
 /// svcd was built without the OTLP trait, so it cannot export spans.

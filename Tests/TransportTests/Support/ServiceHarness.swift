@@ -1,6 +1,7 @@
 import Foundation
 import ServiceApp
 import Synchronization
+import Telemetry
 import Testing
 import Transport
 import WireContract
@@ -82,6 +83,7 @@ func withService<T>(
     seed: Bool = false,
     running: Bool = true,
     configure: (inout ServiceConfiguration) -> Void = { _ in },
+    tracing: RequestTracing? = nil,
     _ body: (ServiceHarness) async throws -> T
 ) async throws -> T {
     let directory = FileManager.default.temporaryDirectory
@@ -95,7 +97,7 @@ func withService<T>(
     configure(&configuration)
     defer { try? FileManager.default.removeItem(atPath: directory) }
 
-    let service = try await buildService(configuration: configuration)
+    let service = try await buildService(configuration: configuration, tracing: tracing)
     let harness = ServiceHarness(service: service, dataDirectory: directory)
     if running { harness.startRunning() }
     let result: T
