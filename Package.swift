@@ -104,7 +104,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Client library for other Swift services: typed async calls per use case.
-        .target(name: "RestaurantClient", dependencies: ["ZeroMQ", "WireJSON", "WireContract"]),
+        // Its calls carry the task's trace context (swift-distributed-tracing's InstrumentationSystem).
+        .target(name: "RestaurantClient", dependencies: [
+            "ZeroMQ", "WireJSON", "WireContract", .product(name: "Tracing", package: "swift-distributed-tracing"),
+        ]),
         // Measuring helpers of the benchmark executables and the load engine: the monotonic
         // clock, CPU per thread.
         .target(name: "BenchmarkSupport"),
@@ -174,6 +177,7 @@ let package = Package(
         .target(name: "SvcdTestSupport", dependencies: ["ChildProcess", "ServerProcesses", "WireJSON", "WireContract", "WireTestSupport", "RestaurantClient"], path: "Tests/SvcdTestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: [
             "ZeroMQ", "WireJSON", "WireContract", "WireTestSupport", "SvcdTestSupport", "ServerProcesses", "Persistence", "RestaurantClient", "SeededRandom",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
         // The contract's guarantees under load and faults, against real svcd processes.
         .testTarget(name: "StressTests", dependencies: [

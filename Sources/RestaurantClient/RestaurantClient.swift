@@ -161,6 +161,11 @@ public final class RestaurantClient: Sendable {
     /// applying the failover and retry policy. The typed methods are built on this; use it for
     /// anything they do not cover.
     ///
+    /// The request carries the calling task's trace context (its `ServiceContext`, as the
+    /// process's instrument injects it: with swift-otel's, the current span as `traceparent`
+    /// and `tracestate`), so svcd's span for it continues the caller's trace; with no
+    /// instrument bootstrapped, none.
+    ///
     /// - Parameter idempotencyKey: `nil` (the default) gives every write a new random key
     ///   (``makeIdempotencyKey()``) and reads none. A key given here is sent as given, on every
     ///   attempt; pass the same key again (e.g. after your own restart) to make a repeated write
@@ -174,7 +179,9 @@ public final class RestaurantClient: Sendable {
         let key = try Self.envelopeKey(for: useCase, given: idempotencyKey)
         let number = nextRequest.add(1, ordering: .relaxed).newValue
         let requestID = "rc-\(number)"
-        let envelope = WireEnvelope.request(id: requestID, params: params, idempotencyKey: key)
+        let trace = OutgoingTrace.current()
+        let envelope = WireEnvelope.request(
+            id: requestID, params: params, idempotencyKey: key, traceparent: trace.traceparent, tracestate: trace.tracestate)
         let job = FreelanceExchange.Job(
             useCase: useCase, requestID: requestID, idempotencyKey: key, body: envelope.encoded(),
             options: options, onAttempt: attemptObserver)

@@ -46,15 +46,18 @@ public enum WireEnvelope {
         public static let outcome = WireKey("outcome")
     }
 
-    /// A use-case request.
+    /// A use-case request; `traceparent` and `tracestate` carry the caller's trace context.
     public static func request(
-        id: String?, params: JSONObject, idempotencyKey: String? = nil, deadlineMilliseconds: Int? = nil
+        id: String?, params: JSONObject, idempotencyKey: String? = nil, deadlineMilliseconds: Int? = nil,
+        traceparent: String? = nil, tracestate: String? = nil
     ) -> JSONValue {
         var envelope = JSONObject()
         envelope.append(key: Key.version.name, value: .int(version))
         if let id { envelope.append(key: Key.id.name, value: .string(id)) }
         if let idempotencyKey { envelope.append(key: Key.idempotencyKey.name, value: .string(idempotencyKey)) }
         if let deadlineMilliseconds { envelope.append(key: Key.deadline.name, value: .int(deadlineMilliseconds)) }
+        if let traceparent { envelope.append(key: Key.traceparent.name, value: .string(traceparent)) }
+        if let tracestate { envelope.append(key: Key.tracestate.name, value: .string(tracestate)) }
         envelope.append(key: Key.params.name, value: .object(params))
         return .object(envelope)
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import WireContract
 import WireJSON
 
@@ -21,6 +22,31 @@ struct CallCommand: ParsableCommand {
     @Argument(help: "The params as a JSON object, e.g. '{\"restaurantId\":\"r-000001\"}'.")
     var params: String = "{}"
 
+    @Option(name: .long, help: "Send this W3C traceparent (00-TRACEID-SPANID-FLAGS), so svcd's span and log lines continue your trace (env TRACEPARENT).")
+    var traceparent: String?
+
+    @Option(name: .long, help: "Send this W3C tracestate with the traceparent (env TRACESTATE).")
+    var tracestate: String?
+
+    func validate() throws {
+        if let value = resolvedTraceparent, TraceContext.parse(traceparent: value) == nil {
+            throw ValidationError("--traceparent \(value) is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>, lower case, ids not all zeros)")
+        }
+        if resolvedTracestate != nil, resolvedTraceparent == nil {
+            throw ValidationError("--tracestate goes with --traceparent (svcd ignores a tracestate alone)")
+        }
+    }
+
+    /// `--traceparent`, else `TRACEPARENT`.
+    private var resolvedTraceparent: String? {
+        traceparent ?? ProcessInfo.processInfo.environment["TRACEPARENT"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `--tracestate`, else `TRACESTATE`.
+    private var resolvedTracestate: String? {
+        tracestate ?? ProcessInfo.processInfo.environment["TRACESTATE"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func run() throws {
         try reportingFailures { () throws(CtlFailure) in
             let parsed: JSONValue
@@ -36,7 +62,7 @@ struct CallCommand: ParsableCommand {
             let endpoints = try ServiceEndpoints.require(dataDirectory: options.dataDirectory)
             let address = try endpoints.address(of: useCase)
             let id = WireExchange.makeRequestID()
-            let request = WireEnvelope.request(id: id, params: object)
+            let request = WireEnvelope.request(id: id, params: object, traceparent: resolvedTraceparent, tracestate: resolvedTracestate)
             // A CURVE svcd (--client-keys) publishes its use-case key: encrypt, with our key.
             let credentials = try CurveCredentials.useCases(of: endpoints, source: EndpointsFile.fileName, options: options.common)
             var exchange = WireExchange(

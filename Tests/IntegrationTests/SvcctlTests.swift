@@ -266,6 +266,28 @@ private func writeEndpointsFile(
         }
     }
 
+    @Test func callSendsTheTraceparentItIsGivenAndRefusesAnInvalidOne() async throws {
+        try await withSvcd(seed: true, arguments: ["--log-level", "trace"]) { child in
+            _ = try await child.endpoints()
+            let params = #"{"restaurantId":"r-000001"}"#
+            let invalid = try await svcctl(["call", "GetRestaurant", params, "--data-dir", child.dataDirectory, "--traceparent", "00-zz-1"])
+            #expect(invalid.status == 64 && invalid.stderr.contains("--traceparent"), "\(invalid)")
+            let alone = try await svcctl(["call", "GetRestaurant", params, "--data-dir", child.dataDirectory, "--tracestate", "a=1"])
+            #expect(alone.status == 64, "\(alone)")
+            let traceId = "6af7651916cd43dd8448eb211c80319c"
+            let traced = try await svcctl([
+                "call", "GetRestaurant", params, "--data-dir", child.dataDirectory,
+                "--traceparent", "00-\(traceId)-b7ad6b7169203331-01", "--tracestate", "a=1",
+            ])
+            #expect(traced.status == 0, "\(traced)")
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !child.stderrText.contains("trace_id=\(traceId)"), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(child.stderrText.contains("trace_id=\(traceId)"), "svcd's line for the request names the trace: \(child.stderrText.suffix(1500))")
+        }
+    }
+
     @Test func callToAUseCaseNobodyServesIsUnavailable() async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

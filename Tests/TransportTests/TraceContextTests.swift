@@ -1,5 +1,6 @@
 import Testing
 @testable import Transport
+import WireContract
 
 /// `traceparent` as svcd reads it (W3C Trace Context level 1): a valid value is kept with its
 /// `tracestate`; an invalid one is ignored and never makes a request malformed.

@@ -1,5 +1,6 @@
 import Telemetry
 import Tracing
+import WireContract
 import WireJSON
 
 extension EndpointHost {
