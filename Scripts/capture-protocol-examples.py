@@ -15,8 +15,9 @@ reply.
 Capture mode rewrites each reply block with the reply svcd gave, pretty-printed with a 2-space
 indent in svcd's member order and with svcd's number spelling (4.0 stays 4.0).
 
-Values that change from run to run — generated ids (UUIDs) and times taken from the clock during
-the run — are matched up (an event's `at` is only checked to be such a time): when a reply carries a new value where the document had another one,
+Values that change from run to run — generated ids (UUIDs), times taken from the clock during
+the run and the trace contexts (`traceparent`) of events whose requests started a trace — are
+matched up (an event's `at` is only checked to be such a time): when a reply carries a new value where the document had another one,
 every later occurrence of the document's value (in requests and, when capturing, anywhere in the
 document) stands for the new one. So examples chain: the user id RegisterUser returned is the one
 UpdateUserProfile sends, and the second ListRestaurants request carries the cursor the first
@@ -80,6 +81,7 @@ UNPRINTED = [
 
 SECTION = re.compile(r"^### (\w+)  \(offset (\d+)\)$")
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+TRACEPARENT = re.compile(r"^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$")
 TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
 
@@ -192,6 +194,8 @@ class Matcher:
     def varies(self, key, documented, live):
         if UUID.match(documented) and UUID.match(live):
             return True
+        if key == "traceparent" and TRACEPARENT.match(documented) and TRACEPARENT.match(live):
+            return True
         if TIME.match(documented) and self.clock_time(live):
             return True
         return self.capture and key == "nextCursor"
@@ -224,7 +228,7 @@ class Matcher:
                 differences.append(f"{path}: {documented!r} -> {live!r} contradicts an earlier match")
             else:
                 self.mapping[documented], self.reverse[live] = live, documented
-                if not UUID.match(documented) and not TIME.match(documented):
+                if not UUID.match(documented) and not TIME.match(documented) and not TRACEPARENT.match(documented):
                     # a cursor (capture mode only): used from here on, but it is a real change
                     differences.append(f"{path}: {documented!r} -> {live!r}")
         elif type(documented) is not type(live) or documented != live:

@@ -46,10 +46,15 @@ struct RequestSpan: Sendable {
     var traceId: String {
         if let tracerTraceId { return TraceContext.hex(tracerTraceId.high) + TraceContext.hex(tracerTraceId.low) }
         if let caller { return caller.context.traceId }
-        // Mixed so the two halves differ; unique as the span id is.
-        var mixed = spanId ^ 0x9E37_79B9_7F4A_7C15
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        return TraceContext.hex(mixed | 1) + TraceContext.hex(spanId)
+        // Two different mixes of the span id: unique as it is, and neither half equal to it.
+        return TraceContext.hex(Self.mix(spanId ^ 0x9E37_79B9_7F4A_7C15) | 1) + TraceContext.hex(Self.mix(spanId ^ 0xD1B5_4A32_D192_ED03))
+    }
+
+    /// SplitMix64's finalizer: a bijection of 64-bit values.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var mixed = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
     }
 
     /// This span as the parent in a `traceparent` (version 00): what the events of the request's
