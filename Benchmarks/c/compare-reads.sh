@@ -10,9 +10,14 @@
 # a rate far above the load (`KEY bench rate=1000000`): what the per-request caller checks (the
 # key looked up, allow, a token taken) cost on top of encryption.
 #
+# BEFORE_ARGS and AFTER_ARGS add flags to one side only: the same binary twice, with
+# AFTER_ARGS="--otlp-endpoint http://127.0.0.1:PORT --trace-sampling 0.01", measures what span
+# export costs (Scripts/otlp-receiver.py --sink PORT is a collector that costs little).
+#
 # usage: Benchmarks/c/compare-reads.sh BEFORE_SVCD AFTER_SVCD
 # environment: ROUNDS (5), PIPELINED_N (30000), LOCKSTEP_N (3000), SVCD_ARGS (extra svcd flags
-#              for both), WORKLOADS (list reviews menu feed get), CURVE (unset), CC (cc)
+#              for both), BEFORE_ARGS, AFTER_ARGS (for one side), WORKLOADS (list reviews menu
+#              feed get), CURVE (unset), CC (cc)
 
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -31,11 +36,11 @@ if [[ -n ${CURVE:-} ]]; then
 fi
 declare -A endpoints=()
 for side in before after; do
-    if [[ $side == before ]]; then SVCD=$1; else SVCD=$2; fi
+    if [[ $side == before ]]; then SVCD=$1; side_args=${BEFORE_ARGS:-}; else SVCD=$2; side_args=${AFTER_ARGS:-}; fi
     curve_args=()
     [[ -z ${CURVE:-} ]] || curve_args=(--client-keys "$work/client-keys-$side")
-    # shellcheck disable=SC2086 # SVCD_ARGS is a list of flags
-    start_svcd "$work/$side" ${SVCD_ARGS:-} "${curve_args[@]}"
+    # shellcheck disable=SC2086 # SVCD_ARGS and the side's arguments are lists of flags
+    start_svcd "$work/$side" ${SVCD_ARGS:-} $side_args "${curve_args[@]}"
     endpoints[$side]=$svcd_endpoints
 done
 
@@ -49,7 +54,7 @@ declare -A workload=(
     [get]='GetRestaurant|{"v":1,"id":"{{n}}","params":{"restaurantId":"r-000042"}}|"ok":true'
 )
 
-echo "$(machine_line); before $1, after $2"
+echo "$(machine_line); before $1 ${BEFORE_ARGS:-}, after $2 ${AFTER_ARGS:-}"
 echo "$rounds rounds; per round and request before then after (after first in even rounds)"
 echo
 declare -A rates=() p50s=()
