@@ -76,9 +76,9 @@ class Receiver(BaseHTTPRequestHandler):
                         "service": resource.get("service.name"),
                         "instance": resource.get("service.instance.id"),
                     }, sort_keys=True))
+        # One write per export: a reader never sees part of an export's lines.
         with lock:
-            for line in lines:
-                print(line)
+            sys.stdout.write("".join(line + "\n" for line in lines))
             sys.stdout.flush()
         reply = ExportTraceServiceResponse().SerializeToString()
         self.send_response(200)

@@ -44,8 +44,22 @@ public struct TraceContext: Sendable, Hashable {
 
     /// The context as a `traceparent` value of version 00.
     public var traceparent: String {
-        let flagDigits = String(flags, radix: 16)
-        return "00-\(traceId)-\(Self.hex(parentSpanId))-\(flagDigits.count == 1 ? "0" + flagDigits : flagDigits)"
+        Self.traceparent(traceIdHigh: traceIdHigh, traceIdLow: traceIdLow, spanId: parentSpanId, flags: flags)
+    }
+
+    /// `00-<trace id>-<span id>-<flags>`, written in one buffer (a log line or an event per
+    /// request makes one).
+    public static func traceparent(traceIdHigh: UInt64, traceIdLow: UInt64, spanId: UInt64, flags: UInt8) -> String {
+        String(unsafeUninitializedCapacity: 55) { buffer in
+            buffer[0] = UInt8(ascii: "0"); buffer[1] = UInt8(ascii: "0"); buffer[2] = dash
+            writeHex(traceIdHigh, digits: 16, into: buffer, at: 3)
+            writeHex(traceIdLow, digits: 16, into: buffer, at: 19)
+            buffer[35] = dash
+            writeHex(spanId, digits: 16, into: buffer, at: 36)
+            buffer[52] = dash
+            writeHex(UInt64(flags), digits: 2, into: buffer, at: 53)
+            return 55
+        }
     }
 
     /// The trace id as 32 lower-case hex digits.
@@ -53,8 +67,20 @@ public struct TraceContext: Sendable, Hashable {
 
     /// `value` as 16 lower-case hex digits.
     public static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            writeHex(value, digits: 16, into: buffer, at: 0)
+            return 16
+        }
+    }
+
+    /// Writes the last `digits` hex digits of `value` (lower case) at `offset` of `buffer`.
+    private static func writeHex(_ value: UInt64, digits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        var rest = value
+        for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+            let digit = UInt8(truncatingIfNeeded: rest & 0xF)
+            buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+            rest >>= 4
+        }
     }
 
     private static let dash = UInt8(ascii: "-")

@@ -64,6 +64,12 @@ struct Svcbench: ParsableCommand {
     @Flag(name: .long, help: "Print a JSON summary to stdout (the table then goes to stderr).")
     var json = false
 
+    @Option(name: .long, help: "The in-process service exports spans to this OTLP/HTTP collector (as svcd --otlp-endpoint), to measure what tracing costs.")
+    var otlpEndpoint: String?
+
+    @Option(name: .long, help: "With --otlp-endpoint: as svcd --trace-sampling.")
+    var traceSampling: Double = 1
+
     @Flag(name: .long, help: "Measure what CURVE costs: echo plaintext/CURVE and svcd plaintext/CURVE (GetRestaurant, RegisterUser) in alternating runs; svcd runs as child processes (see --svcd).")
     var curve = false
 
@@ -185,6 +191,7 @@ struct Svcbench: ParsableCommand {
         configuration.portBase = 0
         configuration.seedSample = true
         configuration.store = ServiceConfiguration.StoreKind(rawValue: store) ?? .sqlite
+        configuration.tracing = otlpEndpoint.map { TracingConfiguration(endpoint: $0, samplingRatio: traceSampling) }
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
 
         let service = try await buildService(configuration: configuration, logger: Logger(label: "svcd"))

@@ -60,8 +60,8 @@ struct Svcd: AsyncParsableCommand {
     @Option(name: .long, help: "Export a span per request over OTLP/HTTP to this collector (its base URL, e.g. http://127.0.0.1:4318; spans go to URL/v1/traces). Env OTEL_EXPORTER_OTLP_ENDPOINT. Default: no spans.")
     var otlpEndpoint: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "With --otlp-endpoint: the share of the traces svcd starts itself that it exports, 0 to 1 (a request with a traceparent follows its sampled flag). Env OTEL_TRACES_SAMPLER_ARG.")
-    var traceSampling: Double = 1
+    @Option(name: .long, parsing: .unconditional, help: "With --otlp-endpoint: the share of the traces svcd starts itself that it exports, 0 to 1 (a request with a traceparent follows its sampled flag). Env OTEL_TRACES_SAMPLER_ARG; default 1.")
+    var traceSampling: Double?
 
     @Option(name: .long, parsing: .unconditional, help: "Requests each use case may have taken and not yet answered; beyond that, requests are answered overloaded at once.")
     var maxInFlight: Int = ServiceConfiguration().maxInFlight
@@ -125,8 +125,13 @@ struct Svcd: AsyncParsableCommand {
                 throw ValidationError("--otlp-endpoint \(endpoint) is not an http:// or https:// URL (e.g. http://127.0.0.1:4318)")
             }
         }
-        guard (0...1).contains(traceSampling) else {
+        if let traceSampling, !(0...1).contains(traceSampling) {
             throw ValidationError("--trace-sampling must be between 0 and 1, e.g. 0.01")
+        }
+        if traceSampling == nil, let text = ProcessInfo.processInfo.environment["OTEL_TRACES_SAMPLER_ARG"], !text.isEmpty {
+            guard let ratio = Double(text), (0...1).contains(ratio) else {
+                throw ValidationError("OTEL_TRACES_SAMPLER_ARG \(text) must be a number between 0 and 1, e.g. 0.01")
+            }
         }
         guard (2...1000).contains(databaseConnections) else {
             throw ValidationError("--database-connections must be between 2 and 1000")
@@ -148,6 +153,11 @@ struct Svcd: AsyncParsableCommand {
     /// `--otlp-endpoint`, else `OTEL_EXPORTER_OTLP_ENDPOINT`.
     private var resolvedOTLPEndpoint: String? {
         otlpEndpoint ?? ProcessInfo.processInfo.environment["OTEL_EXPORTER_OTLP_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `--trace-sampling`, else `OTEL_TRACES_SAMPLER_ARG`, else 1.
+    private var resolvedTraceSampling: Double {
+        traceSampling ?? ProcessInfo.processInfo.environment["OTEL_TRACES_SAMPLER_ARG"].flatMap(Double.init) ?? 1
     }
 
     /// `--database-url`, else `SVC_DATABASE_URL`.
@@ -180,7 +190,7 @@ struct Svcd: AsyncParsableCommand {
         configuration.eventRetentionHours = eventRetention
         configuration.eventSubscriberBuffer = eventSubscriberBuffer
         configuration.recordsEvents = !benchmarkWithoutEvents
-        configuration.tracing = resolvedOTLPEndpoint.map { TracingConfiguration(endpoint: $0, samplingRatio: traceSampling) }
+        configuration.tracing = resolvedOTLPEndpoint.map { TracingConfiguration(endpoint: $0, samplingRatio: resolvedTraceSampling) }
         if configuration.store == .postgres {
             configuration.databaseURL = try resolvedDatabaseURL.map { try PostgresURL(parsing: $0) }
             configuration.databaseConnections = databaseConnections

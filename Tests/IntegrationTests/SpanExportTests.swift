@@ -13,6 +13,7 @@ import WireTestSupport
     private static let callerSpan = "b7ad6b7169203331"
     private static let readTraceId = "1bf7651916cd43dd8448eb211c80319c"
     private static let unsampledTraceId = "2cf7651916cd43dd8448eb211c80319c"
+    private static let postgresTraceId = "3df7651916cd43dd8448eb211c80319c"
 
     @Test func aTracedWriteHasAServerSpanUnderTheCallersSpanWithItsStoreSpansAndItsLogLineAndEventNameIt() async throws {
         let receiver = try await OTLPReceiver.start()
@@ -94,6 +95,59 @@ import WireTestSupport
             let events = try await call(log, request(id: "e", params: ["after": 0, "limit": 1000, "types": ["UserRegistered"]]))
             let event = try #require(events.result?["events"]?.arrayValue?.last, "\(events)")
             #expect(event["traceparent"]?.stringValue == "00-\(Self.traceId)-\(serverId)-01", "\(event)")
+        }
+    }
+
+    @Test func atSamplingZeroTheTracesSvcdStartsAreNotExportedButACallersSampledTraceIs() async throws {
+        let receiver = try await OTLPReceiver.start()
+        defer { Task { await receiver.stop() } }
+        try await withSvcd(seed: true, arguments: ["--otlp-endpoint", receiver.endpoint, "--trace-sampling", "0"]) { child in
+            let address = try await child.endpoints().address(.getRestaurant)
+            for index in 0..<20 {
+                let reply = try await call(address, request(id: "root-\(index)", params: ["restaurantId": "r-000001"]))
+                #expect(reply.ok == true, "\(reply)")
+            }
+            let sampled = try await call(address, request(id: "sampled", params: ["restaurantId": "r-000001"], extra: [
+                ("traceparent", .string("00-\(Self.traceId)-\(Self.callerSpan)-01")),
+            ]))
+            #expect(sampled.ok == true, "\(sampled)")
+            // Spans are exported in the order they end: once the last request's is in, the others' would be.
+            let spans = try await receiver.spans { $0.contains { $0["trace_id"]?.stringValue == Self.traceId && $0["kind"]?.intValue == 2 } }
+            #expect(spans.contains { $0["trace_id"]?.stringValue == Self.traceId && $0["parent_span_id"]?.stringValue == Self.callerSpan }, "\(spans)")
+            #expect(spans.allSatisfy { $0["trace_id"]?.stringValue == Self.traceId }, "no trace svcd started is exported: \(spans)")
+        }
+    }
+
+    @Test func onPostgreSQLAWritesTransactionAndEachOfItsStatementsAreSpansUnderTheRequest() async throws {
+        let receiver = try await OTLPReceiver.start()
+        defer { Task { await receiver.stop() } }
+        try await withPostgres(fsync: false) { server in
+            let arguments = ["--store", "postgres", "--database-url", server.url, "--otlp-endpoint", receiver.endpoint]
+            try await withSvcd(seed: false, arguments: arguments) { child in
+                // With a key: the claim, the insert and the recorded result in one transaction.
+                let reply = try await call(try await child.endpoints().address(.registerUser), request(params: [
+                    "name": "P", "email": .string(uniqueEmail("postgres-traced")),
+                ], extra: [("traceparent", .string("00-\(Self.postgresTraceId)-\(Self.callerSpan)-01")), ("idempotencyKey", "postgres-traced-1")]))
+                #expect(reply.ok == true, "\(reply)")
+                func mine(_ spans: [JSONValue]) -> [JSONValue] { spans.filter { $0["trace_id"]?.stringValue == Self.postgresTraceId } }
+                func named(_ name: String, _ spans: [JSONValue]) -> [JSONValue] { spans.filter { $0["name"]?.stringValue == name } }
+                let spans = mine(try await receiver.spans { spans in
+                    let mine = mine(spans)
+                    return !named("RegisterUser", mine).isEmpty && !named("postgres.transaction", mine).isEmpty && named("postgres.statement", mine).count >= 4
+                })
+                let request = try #require(named("RegisterUser", spans).first, "\(spans)")
+                let transaction = try #require(named("postgres.transaction", spans).first, "\(spans)")
+                #expect(transaction["parent_span_id"]?.stringValue == request["span_id"]?.stringValue)
+                #expect(transaction["attributes"]?["db.system.name"]?.stringValue == "postgresql")
+                // The claim, the insert and the recorded result inside the transaction; the use
+                // case's read before it (is the e-mail address taken?) has its statement too.
+                let statements = named("postgres.statement", spans)
+                let inTransaction = statements.filter { $0["parent_span_id"]?.stringValue == transaction["span_id"]?.stringValue }
+                #expect(inTransaction.count >= 3, "\(statements)")
+                let reads = Set(named("postgres.read", spans).compactMap { $0["span_id"]?.stringValue })
+                #expect(statements.allSatisfy { $0["parent_span_id"]?.stringValue == transaction["span_id"]?.stringValue || reads.contains($0["parent_span_id"]?.stringValue ?? "") }, "\(statements)")
+                #expect(statements.allSatisfy { $0["attributes"]?["db.operation.name"]?.stringValue?.isEmpty == false }, "each names its statement: \(statements)")
+            }
         }
     }
 

@@ -175,6 +175,9 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
         BadFlags(arguments: ["--database-url", "postgres://u@h/db"], mentions: "only for --store postgres"),
         BadFlags(arguments: ["--store", "postgres", "--database-url", "postgres://u@h/db", "--database-connections", "1"], mentions: "database-connections"),
         BadFlags(arguments: ["--store", "oracle"], mentions: "postgres"),
+        BadFlags(arguments: ["--otlp-endpoint", "127.0.0.1:4318"], mentions: "--otlp-endpoint 127.0.0.1:4318 is not an http:// or https:// URL"),
+        BadFlags(arguments: ["--trace-sampling", "1.5"], mentions: "--trace-sampling must be between 0 and 1"),
+        BadFlags(arguments: ["--trace-sampling", "-0.5"], mentions: "--trace-sampling must be between 0 and 1"),
         // Negative numbers are the flag's value (refused for its range), not an unknown flag.
         BadFlags(arguments: ["--tax-rate", "-0.1"], mentions: "--tax-rate must be a decimal fraction between 0 and 1"),
         BadFlags(arguments: ["--port-base", "-1"], mentions: "--port-base must be between 0 and 65000"),

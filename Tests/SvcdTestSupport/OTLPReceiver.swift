@@ -50,7 +50,9 @@ public final class OTLPReceiver: Sendable {
     /// The spans received so far, in arrival order.
     public var spans: [JSONValue] {
         let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").dropFirst().compactMap { try? JSONParser.parse(Array($0.utf8)) }
+        // Complete lines only: the last one may still be being written.
+        let complete = text.hasSuffix("\n") ? Substring(text) : text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
+        return complete.split(separator: "\n").dropFirst().compactMap { try? JSONParser.parse(Array($0.utf8)) }
     }
 
     /// Polls (with a deadline) until `done` holds for the spans received; returns them.

@@ -6,7 +6,9 @@ extension PostgresConnection {
     /// Every row of `query`.
     func rows(_ query: PostgresQuery, _ logger: Logger) async throws -> [PostgresRow] {
         guard StoreSpan.isTraced else { return try await self.query(query, logger: logger).collect() }
-        return try await StoreSpan.measure(StoreSpanName.postgresStatement, system: StoreSpanName.postgresql) {
+        // An unnamed statement is named by its command (`INSERT`, `SELECT`, …).
+        let command = query.sql.drop { $0.isWhitespace }.prefix { !$0.isWhitespace }.uppercased()
+        return try await StoreSpan.measure(StoreSpanName.postgresStatement, system: StoreSpanName.postgresql, operation: command) {
             try await self.query(query, logger: logger).collect()
         }
     }

@@ -34,11 +34,11 @@ enum OTLPSpanExport {
         // this long at most, not the SDK's 10 s per request and 30 s per batch.
         otel.traces.otlpExporter.timeout = Self.exportTimeout
         otel.traces.batchSpanProcessor.exportTimeout = Self.exportTimeout
-        if let sampler = OTel.Configuration.TracesConfiguration.SamplerConfiguration.parentBasedTraceIDRatio(ratio: configuration.samplingRatio) {
-            otel.traces.sampler = sampler
-        }
+        // svcd decides which requests are traced before it asks the tracer (RequestTracing), so
+        // that a request not sampled costs nothing; the tracer samples whatever it is given.
+        otel.traces.sampler = .parentBasedAlwaysOn
         let backend = try OTel.makeTracingBackend(configuration: otel)
-        return (RequestTracing(tracer: backend.factory, instance: instance), backend.service)
+        return (RequestTracing(tracer: backend.factory, instance: instance, samplingRatio: configuration.samplingRatio), backend.service)
         #else
         throw TracingUnavailable()
         #endif

@@ -4,9 +4,9 @@ import WireContract
 import WireJSON
 
 extension EndpointHost {
-    /// The reply to `inbound`, in a server span of `tracing`'s tracer: a child of the caller's
-    /// span when it sent a valid `traceparent` (its sampled flag decides, through the tracer's
-    /// parent-based sampler), else the root of a new trace; named by the use case, from the
+    /// The reply to `inbound`, which `tracing` traces, in a server span of its tracer: a child of
+    /// the caller's span when it sent a valid `traceparent`, else the root of a new trace; named
+    /// by the use case, from the
     /// request's arrival to its answer. Under it: `queued`, the time it waited for its turn, and
     /// the store's spans (``Telemetry/StoreSpan``), which find the span and the tracer in the
     /// task's `ServiceContext`. The log lines and the events of the request name this span.
@@ -31,7 +31,9 @@ extension EndpointHost {
         context.storeTracer = tracer
         var replayed = false
         let reply = await ServiceContext.$current.withValue(context) {
-            await WriterTrace.$traceparent.withValue(exported?.traceparent ?? requestSpan.traceparent) {
+            // Only a write appends events, which carry the span as their parent.
+            guard isWrite else { return await answer(inbound, span: requestSpan, replayed: &replayed, writer: &writer) }
+            return await WriterTrace.$traceparent.withValue(headers.traceparent ?? requestSpan.traceparent) {
                 await answer(inbound, span: requestSpan, replayed: &replayed, writer: &writer)
             }
         }

@@ -97,10 +97,12 @@ actor EndpointHost: RequestHandler {
     }
 
     /// The reply to `inbound`. A write runs with its span's `traceparent` bound
-    /// (``Telemetry/WriterTrace``), which the events it appends carry; with ``tracing``, the
-    /// request runs in a span of its own (``tracedReply(to:tracing:writer:)``).
+    /// (``Telemetry/WriterTrace``), which the events it appends carry; when ``tracing`` traces
+    /// it (sampled), the request runs in a span of its own (``tracedReply(to:tracing:writer:)``).
     private nonisolated(nonsending) func reply(to inbound: InboundRequest, writer: inout JSONWriter) async -> OutboundReply {
-        if let tracing { return await tracedReply(to: inbound, tracing: tracing, writer: &writer) }
+        if let tracing, tracing.traces(callerSampled: inbound.request.callerTrace.map { $0.context.flags & 1 == 1 }, spanId: inbound.spanId) {
+            return await tracedReply(to: inbound, tracing: tracing, writer: &writer)
+        }
         var replayed = false
         guard route.path == .write else { return await answer(inbound, span: inbound.span, replayed: &replayed, writer: &writer) }
         let span = inbound.span
@@ -153,4 +155,7 @@ actor EndpointHost: RequestHandler {
 
     /// The use case's name, the name of its requests' spans.
     nonisolated var useCaseName: String { route.name.rawValue }
+
+    /// Whether the use case writes (its requests' events carry their trace).
+    nonisolated var isWrite: Bool { route.path == .write }
 }

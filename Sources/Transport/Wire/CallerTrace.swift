@@ -46,8 +46,14 @@ struct RequestSpan: Sendable {
     var traceId: String {
         if let tracerTraceId { return TraceContext.hex(tracerTraceId.high) + TraceContext.hex(tracerTraceId.low) }
         if let caller { return caller.context.traceId }
-        // Two different mixes of the span id: unique as it is, and neither half equal to it.
-        return TraceContext.hex(Self.mix(spanId ^ 0x9E37_79B9_7F4A_7C15) | 1) + TraceContext.hex(Self.mix(spanId ^ 0xD1B5_4A32_D192_ED03))
+        let started = startedTraceId
+        return TraceContext.hex(started.high) + TraceContext.hex(started.low)
+    }
+
+    /// The trace id of a trace this request started: two different mixes of the span id, unique
+    /// as it is, and neither half equal to it.
+    private var startedTraceId: (high: UInt64, low: UInt64) {
+        (Self.mix(spanId ^ 0x9E37_79B9_7F4A_7C15) | 1, Self.mix(spanId ^ 0xD1B5_4A32_D192_ED03))
     }
 
     /// SplitMix64's finalizer: a bijection of 64-bit values.
@@ -60,8 +66,15 @@ struct RequestSpan: Sendable {
     /// This span as the parent in a `traceparent` (version 00): what the events of the request's
     /// write carry. Sampled as the caller's flags say (a trace svcd started: not sampled).
     var traceparent: String {
-        let flags = caller?.context.flags ?? 0
-        return "00-\(traceId)-\(TraceContext.hex(spanId))-\(flags & 1 == 1 ? "01" : "00")"
+        let flags: UInt8 = (caller?.context.flags ?? 0) & 1
+        if let tracerTraceId {
+            return TraceContext.traceparent(traceIdHigh: tracerTraceId.high, traceIdLow: tracerTraceId.low, spanId: spanId, flags: flags)
+        }
+        if let caller {
+            return TraceContext.traceparent(traceIdHigh: caller.context.traceIdHigh, traceIdLow: caller.context.traceIdLow, spanId: spanId, flags: flags)
+        }
+        let started = startedTraceId
+        return TraceContext.traceparent(traceIdHigh: started.high, traceIdLow: started.low, spanId: spanId, flags: flags)
     }
 
     /// The metadata every log line written while serving the request carries: `trace_id` and
