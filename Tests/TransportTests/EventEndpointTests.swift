@@ -56,7 +56,7 @@ import ZeroMQ
             let events = try #require(page.result?["events"]?.arrayValue)
             #expect(events.count == 1 && events.first?["seq"] == 4 && events.first?["type"] == "RestaurantCreated", "\(page)")
             #expect(page.result?["lastSeq"] == 4)
-            #expect(Set(events.first?.objectValue?.keys ?? []) == ["seq", "type", "at", "key", "data"])
+            #expect(Set(events.first?.objectValue?.keys ?? []) == ["seq", "type", "at", "key", "data", "traceparent"], "every write's event carries its trace: \(events)")
             let none = try await call(try log(harness), request(id: "n", params: ["after": 4]))
             #expect(none.result?["events"] == [] && none.result?["lastSeq"] == 4)
             let malformed = try await call(try log(harness), Array("not json".utf8))
