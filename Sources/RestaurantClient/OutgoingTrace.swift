@@ -5,28 +5,17 @@ import WireContract
 /// tracing's `InstrumentationSystem`, bootstrapped by the application, e.g. with swift-otel)
 /// injects from the calling task's `ServiceContext`, as the envelope's `traceparent` and
 /// `tracestate`.
-struct OutgoingTrace: Sendable {
-    /// `traceparent`.
-    var traceparent: String?
-    /// `tracestate`.
-    var tracestate: String?
-
+enum OutgoingTrace {
     /// The calling task's context as injected; empty outside a traced task (one task-local read).
-    static func current() -> OutgoingTrace {
-        var trace = OutgoingTrace()
-        guard let context = ServiceContext.current else { return trace }
-        InstrumentationSystem.instrument.inject(context, into: &trace, using: Writer())
-        return trace
+    static func current() -> TraceHeaders {
+        var headers = TraceHeaders()
+        guard let context = ServiceContext.current else { return headers }
+        InstrumentationSystem.instrument.inject(context, into: &headers, using: Writer())
+        return headers
     }
 
-    /// Writes the two headers by their names.
+    /// Writes the headers by their names.
     struct Writer: Injector {
-        func inject(_ value: String, forKey key: String, into carrier: inout OutgoingTrace) {
-            switch key {
-            case WireEnvelope.Key.traceparent.name: carrier.traceparent = value
-            case WireEnvelope.Key.tracestate.name: carrier.tracestate = value
-            default: break
-            }
-        }
+        func inject(_ value: String, forKey key: String, into carrier: inout TraceHeaders) { carrier[key] = value }
     }
 }

@@ -23,7 +23,7 @@ extension EndpointHost {
         let received = WallInstant(EndpointClock.instant(inbound.receivedAt))
         let span = tracer.startSpan(useCaseName, context: parent, ofKind: .server, at: received)
         tracer.startSpan(Self.queuedSpanName, context: span.context, ofKind: .internal, at: received).end()
-        var headers = TraceHeaders(nil)
+        var headers = TraceHeaders()
         tracer.inject(span.context, into: &headers, using: TraceHeaders.Writer())
         let exported = headers.traceparent.flatMap(TraceContext.parse(traceparent:))
         let requestSpan = exported.map { RequestSpan.exported($0, caller: inbound.request.callerTrace) } ?? inbound.span
