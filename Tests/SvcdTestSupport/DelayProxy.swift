@@ -80,25 +80,11 @@ public final class DelayProxy: Sendable {
     /// Starts a proxy listening on `host` (a free port) in front of `upstreamHost:upstreamPort`,
     /// adding `milliseconds` per round trip once ``addDelay()`` is called.
     public static func start(listeningOn host: String, upstreamHost: String, upstreamPort: Int, milliseconds: Int) async throws -> DelayProxy {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("delay-proxy-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let outPath = directory.appendingPathComponent("out").path, errPath = directory.appendingPathComponent("err").path
-        let process = try SpawnedProcess.spawn(
-            "/usr/bin/env", ["python3", "-c", script, host, upstreamHost, String(upstreamPort), String(milliseconds)],
-            stdout: .file(outPath), stderr: .file(errPath)
-        )
-        let deadline = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < deadline {
-            if let text = try? String(contentsOfFile: outPath, encoding: .utf8), let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return DelayProxy(host: host, port: port, process: process, stderrPath: errPath)
-            }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        _ = await process.stop(patience: .seconds(5))
-        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(at: directory)
-        throw ChildFailure("the delay proxy did not start listening on \(host): \(stderr)")
+        let started = try await ListeningScript.start(
+            ["-c", script, host, upstreamHost, String(upstreamPort), String(milliseconds)],
+            tag: "delay-proxy", what: "the delay proxy did not start listening on \(host)"
+        ) { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return DelayProxy(host: host, port: started.port, process: started.process, stderrPath: started.errPath)
     }
 
     /// Every chunk from now on waits half the delay in each direction.

@@ -26,25 +26,12 @@ public final class OTLPReceiver: Sendable {
 
     /// Starts a receiver; with `hanging`, one that accepts connections and never answers.
     public static func start(hanging: Bool = false) async throws -> OTLPReceiver {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-receiver-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let outPath = directory + "/spans", errPath = directory + "/err"
-        let process = try SpawnedProcess.spawn(
-            "/usr/bin/env", ["python3", script] + (hanging ? ["--hang"] : []), stdout: .file(outPath), stderr: .file(errPath)
-        )
-        let deadline = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < deadline {
-            if let text = try? String(contentsOfFile: outPath, encoding: .utf8), let line = text.split(separator: "\n").first,
-               line.hasPrefix("listening "), let port = Int(line.dropFirst("listening ".count)) {
-                return OTLPReceiver(endpoint: "http://127.0.0.1:\(port)", process: process, directory: directory, outPath: outPath)
-            }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(20))
+        let started = try await ListeningScript.start(
+            [script] + (hanging ? ["--hang"] : []), tag: "otlp-receiver", what: "the OTLP receiver did not start"
+        ) { text in
+            text.split(separator: "\n").first.flatMap { $0.hasPrefix("listening ") ? Int($0.dropFirst("listening ".count)) : nil }
         }
-        _ = await process.stop(patience: .seconds(5))
-        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(atPath: directory)
-        throw ChildFailure("the OTLP receiver did not start: \(stderr)")
+        return OTLPReceiver(endpoint: "http://127.0.0.1:\(started.port)", process: started.process, directory: started.directory, outPath: started.outPath)
     }
 
     /// The spans received so far, in arrival order.
