@@ -9,18 +9,22 @@ import WireContract
 struct ClusterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cluster",
-        abstract: "RegisterUser, PlaceOrder and GetRestaurant through 1 and 3 svcd on PostgreSQL vs pgbench's one-INSERT transactions on the same server.",
+        abstract: "RegisterUser, PlaceOrder and GetRestaurant through 1 and 3 svcd on PostgreSQL vs pgbench on the same server.",
         discussion: """
             Starts its own PostgreSQL with Deploy/postgres-dev.sh (fsync on; synchronous_commit and \
-            fsync are checked to be on), then per round: pgbench (a custom script, one INSERT … ON \
-            CONFLICT DO NOTHING RETURNING per transaction into bench_users, a copy of the users \
-            table), then for each instance count N: N release-built svcd (--store postgres, \
+            fsync are checked to be on), then per round: pgbench's scripts, each the reference of \
+            one workload (insert: a custom script, one INSERT … ON CONFLICT DO NOTHING RETURNING per \
+            transaction into bench_users, a copy of the users table, for RegisterUser; pgbench's \
+            built-in select-only (-S) for GetRestaurant; its built-in tpcb-like, scale 10, for \
+            PlaceOrder), then for each instance count N: N release-built svcd (--store postgres, \
             --port-base 0) and each workload with --in-flight requests spread over them (one DEALER \
             per instance on its own thread). CPU per request: utime+stime from /proc/<pid>/stat of \
             every svcd and every PostgreSQL process (the postmaster's children, ended ones through \
-            its cutime) over the measured window, divided by the requests answered in it. Goal: \
-            RegisterUser through the most instances ≥ 0.5 × pgbench's rate. Everything is stopped at \
-            the end, on failure and on Ctrl-C.
+            its cutime) over the measured window, divided by the requests answered in it. Goals: \
+            RegisterUser through the most instances ≥ 0.5 × insert; one svcd's GetRestaurant ≥ 0.7 \
+            × select-only and ≤ 25 µs of svcd CPU per read; one svcd's PlaceOrder ≥ 1.0 × tpcb-like \
+            and ≤ 120 µs of svcd CPU per order; the most instances no slower in total than one. \
+            Everything is stopped at the end, on failure and on Ctrl-C.
             """
     )
 
@@ -51,6 +55,9 @@ struct ClusterCommand: AsyncParsableCommand {
     @Option(name: .long, help: "pgbench's -j (threads).")
     var pgbenchJobs: Int = 2
 
+    @Option(name: .long, help: "pgbench scripts, comma separated: insert, select-only, tpcb-like (the references of register, read and order).")
+    var pgbenchScripts: String = PgbenchScript.allCases.map(\.rawValue).joined(separator: ",")
+
     @Flag(name: .long, help: "Skip the pgbench runs.")
     var skipPgbench = false
 
@@ -77,12 +84,18 @@ struct ClusterCommand: AsyncParsableCommand {
         guard (1...50).contains(rounds) else { throw ValidationError("--rounds must be 1…50") }
         guard ["simple", "extended", "prepared"].contains(pgbenchMode) else { throw ValidationError("--pgbench-mode must be simple, extended or prepared") }
         guard (1...64).contains(pgbenchJobs) else { throw ValidationError("--pgbench-jobs must be 1…64") }
+        guard !selectedScripts.isEmpty, pgbenchScripts.split(separator: ",").count == selectedScripts.count else {
+            throw ValidationError("--pgbench-scripts must be some of \(PgbenchScript.allCases.map(\.rawValue).joined(separator: ", ")), comma separated")
+        }
         if let databaseConnections, !(2...1000).contains(databaseConnections) { throw ValidationError("--database-connections must be 2…1000") }
     }
 
     private var instanceCounts: [Int] { instances.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
     private var selectedWorkloads: [ClusterWorkload] {
         workloads.split(separator: ",").compactMap { ClusterWorkload(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+    }
+    private var selectedScripts: [PgbenchScript] {
+        pgbenchScripts.split(separator: ",").compactMap { PgbenchScript(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
     }
 
     func run() async throws {
@@ -127,10 +140,16 @@ struct ClusterCommand: AsyncParsableCommand {
         await stopInstances(setupInstances, cleanup: cleanup)
         try await _ = server.psql("CREATE TABLE bench_users (LIKE users INCLUDING ALL)")
         let pgbenchScript = scratch + "/insert-user.sql"
-        try Self.pgbenchScript.write(toFile: pgbenchScript, atomically: true, encoding: .utf8)
+        try PgbenchScript.insertScript.write(toFile: pgbenchScript, atomically: true, encoding: .utf8)
         let pgbenchVersion = try await ChildTool.run(pgbenchPath, ["--version"]).succeeded("pgbench --version").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        Self.say("\(pgbenchVersion): -c \(inFlight) -j \(pgbenchJobs) -M \(pgbenchMode) -T \(warmup + seconds), script:")
-        Self.say(Self.pgbenchScript.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        let scripts = skipPgbench ? [] : selectedScripts
+        if scripts.contains(where: \.needsPgbenchTables) {
+            // pgbench's own tables beside svcd's (their names start with pgbench_), vacuumed once.
+            let arguments = ["-i", "-q", "-s", "\(PgbenchScript.scale)", "-h", server.host, "-p", String(server.port), "-U", server.user, server.database]
+            _ = try await ChildTool.run(pgbenchPath, arguments, timeout: .seconds(600)).succeeded("pgbench \(arguments.joined(separator: " "))")
+        }
+        Self.say("\(pgbenchVersion): -c \(inFlight) -j \(pgbenchJobs) -M \(pgbenchMode) -T \(warmup + seconds); scripts \(scripts.map(\.rawValue).joined(separator: ", ")) (built-in ones at scale \(PgbenchScript.scale)); insert:")
+        Self.say(PgbenchScript.insertScript.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
         Self.say("svcd \(svcdPath): --database-connections \(databaseConnections.map(String.init) ?? "default (32)")\(svcdArgument.isEmpty ? "" : ", " + svcdArgument.joined(separator: " ")); \(inFlight) in flight, warm-up \(warmup) s, window \(seconds) s")
         Self.say("")
         Self.say(ClusterResult.header)
@@ -138,8 +157,10 @@ struct ClusterCommand: AsyncParsableCommand {
         var results: [ClusterResult] = []
         for round in 1...rounds {
             Self.say("-- round \(round), load average \(loadAverages())")
-            if !skipPgbench {
-                let result = try await measurePgbench(round: round, executable: pgbenchPath, script: pgbenchScript, server: server, postmaster: postmaster, cleanup: cleanup)
+            for script in scripts {
+                let result = try await measurePgbench(
+                    round: round, script: script, executable: pgbenchPath, customScript: pgbenchScript, server: server, postmaster: postmaster, cleanup: cleanup
+                )
                 results.append(result)
                 Self.say(result.row)
             }
@@ -164,29 +185,20 @@ struct ClusterCommand: AsyncParsableCommand {
         summarize(results)
     }
 
-    /// pgbench's script: one row shaped like the service's users per transaction, the same
-    /// statement the service's RegisterUser runs (its values made on the server from pgbench's
-    /// variables).
-    static let pgbenchScript = """
-        \\set n random(1, 1000000000000)
-        INSERT INTO bench_users (id, name, email, email_key, joined_at, is_active, subscription_active_until)
-        VALUES ('pgbench-' || :client_id || '-' || :n, 'Bench User', 'p' || :client_id || '-' || :n || '@example.com',
-                'p' || :client_id || '-' || :n || '@example.com', 1767225600000, true, NULL)
-        ON CONFLICT (email_key) DO NOTHING RETURNING id;
-
-        """
-
     private func measurePgbench(
-        round: Int, executable: String, script: String, server: PostgresDevServer, postmaster: Int32, cleanup: CleanupList
+        round: Int, script: PgbenchScript, executable: String, customScript: String, server: PostgresDevServer, postmaster: Int32, cleanup: CleanupList
     ) async throws -> ClusterResult {
-        let run = PgbenchRun(executable: executable, server: server, scriptPath: script, clients: inFlight, jobs: pgbenchJobs, mode: pgbenchMode)
+        let run = PgbenchRun(
+            executable: executable, server: server, scriptArguments: script.arguments(customScript: customScript), clients: inFlight, jobs: pgbenchJobs,
+            mode: pgbenchMode
+        )
         let outcome = try await run.run(
             seconds: warmup + seconds, snapshot: { CPUSnapshot.take(svcd: [], postmaster: postmaster) },
             started: { pid in cleanup.add("pgbench") { kill(pid, SIGTERM) } }
         )
         cleanup.remove("pgbench")
         return ClusterResult(
-            round: round, target: "pgbench", workload: "INSERT", perSecond: outcome.transactionsPerSecond, requests: outcome.transactions,
+            round: round, target: "pgbench", workload: script.label, perSecond: outcome.transactionsPerSecond, requests: outcome.transactions,
             latency: String(format: "avg %.1f", outcome.latencyAverageMillis), errors: "\(outcome.failed)", usage: outcome.usage,
             clientSeconds: outcome.usage.reapedChildrenSeconds
         )
@@ -277,24 +289,84 @@ struct ClusterCommand: AsyncParsableCommand {
                     + String(format: "%.1f", median(runs.map(\.clientMicros)))
             )
         }
-        let pgbenchRuns = results.filter { $0.target == "pgbench" }
-        guard !pgbenchRuns.isEmpty else { return }
-        let pgbenchMedian = median(pgbenchRuns.map(\.perSecond))
+        let ratios = referenceRatios(results)
+        if !ratios.isEmpty {
+            Self.say("")
+            Self.say("svcd ÷ pgbench on the same server (\(inFlight) in flight / clients; per round: against that round's pgbench run)")
+            for ratio in ratios { Self.say("  " + ratio.line) }
+        }
         Self.say("")
-        Self.say("RegisterUser ÷ pgbench (durable one-row inserts, \(inFlight) in flight / clients)")
-        var verdictRatio: Double?
-        for count in instanceCounts {
-            let runs = results.filter { $0.target == "\(count) svcd" && $0.workload == ClusterWorkload.register.useCase.rawValue }
-            guard !runs.isEmpty else { continue }
-            let paired = runs.compactMap { run in
-                pgbenchRuns.first { $0.round == run.round }.map { run.perSecond / $0.perSecond }
+        for goal in goals(results, ratios: ratios) { Self.say(goal) }
+    }
+
+    /// One workload through some instances against its pgbench reference.
+    private struct ReferenceRatio {
+        let workload: ClusterWorkload
+        let instances: Int
+        let ratio: Double
+        let line: String
+    }
+
+    private func serviceRuns(_ results: [ClusterResult], _ workload: ClusterWorkload, instances: Int) -> [ClusterResult] {
+        results.filter { $0.target == "\(instances) svcd" && $0.workload == workload.useCase.rawValue }
+    }
+
+    /// Each measured workload's median rate over its reference's, for every instance count.
+    private func referenceRatios(_ results: [ClusterResult]) -> [ReferenceRatio] {
+        var ratios: [ReferenceRatio] = []
+        for workload in selectedWorkloads {
+            guard let script = PgbenchScript.allCases.first(where: { $0.reference == workload }) else { continue }
+            let references = results.filter { $0.target == "pgbench" && $0.workload == script.label }
+            guard !references.isEmpty else { continue }
+            let referenceMedian = median(references.map(\.perSecond))
+            for count in instanceCounts {
+                let runs = serviceRuns(results, workload, instances: count)
+                guard !runs.isEmpty else { continue }
+                let paired = runs.compactMap { run in references.first { $0.round == run.round }.map { run.perSecond / $0.perSecond } }
+                let rate = median(runs.map(\.perSecond))
+                let ratio = rate / referenceMedian
+                let line = "\(workload.useCase.rawValue) through \(count) svcd: \(format(rate))/s vs pgbench \(script.label) \(format(referenceMedian))/s → "
+                    + String(format: "%.2f", ratio) + "× (per round: \(paired.map { String(format: "%.2f", $0) }.joined(separator: ", ")))"
+                ratios.append(ReferenceRatio(workload: workload, instances: count, ratio: ratio, line: line))
             }
-            let ratio = median(runs.map(\.perSecond)) / pgbenchMedian
-            Self.say("  \(count) svcd: \(format(median(runs.map(\.perSecond))))/s vs pgbench \(format(pgbenchMedian))/s → \(String(format: "%.2f", ratio))× (per round: \(paired.map { String(format: "%.2f", $0) }.joined(separator: ", ")))")
-            if count == instanceCounts.max() { verdictRatio = ratio }
         }
-        if let verdictRatio, let most = instanceCounts.max() {
-            Self.say("Goal: durable RegisterUser through \(most) instance\(most == 1 ? "" : "s") ≥ 0.5 × pgbench: \(String(format: "%.2f", verdictRatio))× → \(verdictRatio >= 0.5 ? "met" : "missed")")
+        return ratios
+    }
+
+    /// The goals the runs measured, each with its figure and verdict.
+    private func goals(_ results: [ClusterResult], ratios: [ReferenceRatio]) -> [String] {
+        func verdict(_ met: Bool) -> String { met ? "met" : "missed" }
+        var lines: [String] = []
+        let most = instanceCounts.max() ?? 1
+        let least = instanceCounts.min() ?? 1
+        let ratioGoals: [(ClusterWorkload, Int, Double, String)] = [
+            (.register, most, 0.5, "insert"), (.read, 1, 0.7, "select-only"), (.order, 1, 1.0, "tpcb-like"),
+        ]
+        for (workload, count, floor, reference) in ratioGoals {
+            guard let ratio = ratios.first(where: { $0.workload == workload && $0.instances == count }) else { continue }
+            lines.append(
+                "Goal: \(workload.useCase.rawValue) through \(count) svcd ≥ \(String(format: "%.1f", floor)) × pgbench \(reference): "
+                    + String(format: "%.2f", ratio.ratio) + "× → \(verdict(ratio.ratio >= floor))"
+            )
         }
+        for (workload, ceiling) in [(ClusterWorkload.read, 25.0), (.order, 120.0)] {
+            let runs = serviceRuns(results, workload, instances: 1)
+            guard !runs.isEmpty else { continue }
+            let micros = median(runs.map(\.svcdMicros))
+            lines.append(
+                "Goal: svcd CPU per \(workload.useCase.rawValue) (1 svcd) ≤ \(Int(ceiling)) µs: " + String(format: "%.1f", micros) + " µs → \(verdict(micros <= ceiling))"
+            )
+        }
+        if most > least {
+            for workload in selectedWorkloads {
+                let many = serviceRuns(results, workload, instances: most), one = serviceRuns(results, workload, instances: least)
+                guard !many.isEmpty, !one.isEmpty else { continue }
+                let ratio = median(many.map(\.perSecond)) / median(one.map(\.perSecond))
+                lines.append(
+                    "Goal: \(workload.useCase.rawValue) through \(most) svcd no slower in total than \(least): " + String(format: "%.2f", ratio) + "× → \(verdict(ratio >= 1))"
+                )
+            }
+        }
+        return lines
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import ServerProcesses
 
-/// One pgbench run of a custom script against the benchmark's server, with the CPU spent
-/// meanwhile: the server's processes and pgbench itself.
+/// One pgbench run of a script against the benchmark's server, with the CPU spent meanwhile: the
+/// server's processes and pgbench itself.
 struct PgbenchRun {
     let executable: String
     let server: PostgresDevServer
-    let scriptPath: String
+    /// pgbench's arguments choosing the script (``PgbenchScript/arguments(customScript:)``).
+    let scriptArguments: [String]
     let clients: Int
     let jobs: Int
     /// `simple`, `extended` or `prepared` (pgbench's `-M`).
@@ -30,7 +31,8 @@ struct PgbenchRun {
     /// Runs pgbench for `seconds` (`-T`), reading the CPU counters with `snapshot` before and after.
     func run(seconds: Int, snapshot: () -> CPUSnapshot, started: @escaping @Sendable (Int32) -> Void) async throws -> Outcome {
         let arguments = [
-            "-n", "-c", "\(clients)", "-j", "\(jobs)", "-T", "\(seconds)", "-M", mode, "-f", scriptPath,
+            "-c", "\(clients)", "-j", "\(jobs)", "-T", "\(seconds)", "-M", mode,
+        ] + scriptArguments + [
             "-h", server.host, "-p", String(server.port), "-U", server.user, server.database,
         ]
         let before = snapshot()
