@@ -315,7 +315,7 @@ struct ClusterCommand: AsyncParsableCommand {
     private func referenceRatios(_ results: [ClusterResult]) -> [ReferenceRatio] {
         var ratios: [ReferenceRatio] = []
         for workload in selectedWorkloads {
-            guard let script = PgbenchScript.allCases.first(where: { $0.reference == workload }) else { continue }
+            let script = workload.pgbenchReference
             let references = results.filter { $0.target == "pgbench" && $0.workload == script.label }
             guard !references.isEmpty else { continue }
             let referenceMedian = median(references.map(\.perSecond))
@@ -339,13 +339,11 @@ struct ClusterCommand: AsyncParsableCommand {
         var lines: [String] = []
         let most = instanceCounts.max() ?? 1
         let least = instanceCounts.min() ?? 1
-        let ratioGoals: [(ClusterWorkload, Int, Double, String)] = [
-            (.register, most, 0.5, "insert"), (.read, 1, 0.7, "select-only"), (.order, 1, 1.0, "tpcb-like"),
-        ]
-        for (workload, count, floor, reference) in ratioGoals {
+        let ratioGoals: [(ClusterWorkload, Int, Double)] = [(.register, most, 0.5), (.read, 1, 0.7), (.order, 1, 1.0)]
+        for (workload, count, floor) in ratioGoals {
             guard let ratio = ratios.first(where: { $0.workload == workload && $0.instances == count }) else { continue }
             lines.append(
-                "Goal: \(workload.useCase.rawValue) through \(count) svcd ≥ \(String(format: "%.1f", floor)) × pgbench \(reference): "
+                "Goal: \(workload.useCase.rawValue) through \(count) svcd ≥ \(String(format: "%.1f", floor)) × pgbench \(workload.pgbenchReference.rawValue): "
                     + String(format: "%.2f", ratio.ratio) + "× → \(verdict(ratio.ratio >= floor))"
             )
         }

@@ -20,6 +20,15 @@ enum ClusterWorkload: String, CaseIterable, Sendable {
         }
     }
 
+    /// The pgbench script this workload is measured against.
+    var pgbenchReference: PgbenchScript {
+        switch self {
+        case .register: .insert
+        case .read: .selectOnly
+        case .order: .tpcbLike
+        }
+    }
+
     /// What one request makes.
     var unit: String {
         switch self {

@@ -260,7 +260,7 @@ struct EventsCommand: AsyncParsableCommand {
         for round in 1...rounds {
             for useCounter in round % 2 == 1 ? [false, true] : [true, false] {
                 let run = PgbenchRun(
-                    executable: pgbench, server: server, scriptArguments: ["-n", "-f", useCounter ? counterScript : outboxScript], clients: inFlight, jobs: 2,
+                    executable: pgbench, server: server, scriptArguments: PgbenchScript.arguments(scriptFile: useCounter ? counterScript : outboxScript), clients: inFlight, jobs: 2,
                     mode: "prepared"
                 )
                 let outcome = try await run.run(seconds: seconds, snapshot: { CPUSnapshot.take(svcd: [], postmaster: 0) }, started: { pid in

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A pgbench workload the cluster benchmark measures on the same server as svcd, each the
-/// reference for one of svcd's workloads.
+/// reference for one of svcd's workloads (``ClusterWorkload/pgbenchReference``).
 enum PgbenchScript: String, CaseIterable, Sendable {
     /// A custom script: one `INSERT … ON CONFLICT DO NOTHING RETURNING` per transaction into
     /// `bench_users`, a copy of the users table (RegisterUser's statement).
@@ -11,15 +11,6 @@ enum PgbenchScript: String, CaseIterable, Sendable {
     /// pgbench's built-in `tpcb-like`: a transaction of three `UPDATE`s, a `SELECT` and an
     /// `INSERT` (five statements).
     case tpcbLike = "tpcb-like"
-
-    /// The service workload this is the reference for.
-    var reference: ClusterWorkload {
-        switch self {
-        case .insert: .register
-        case .selectOnly: .read
-        case .tpcbLike: .order
-        }
-    }
 
     /// The workload column of its rows.
     var label: String {
@@ -36,11 +27,15 @@ enum PgbenchScript: String, CaseIterable, Sendable {
     /// pgbench's arguments choosing the script (`customScript`: the file of ``insertScript``).
     func arguments(customScript: String) -> [String] {
         switch self {
-        case .insert: ["-n", "-f", customScript]
+        case .insert: Self.arguments(scriptFile: customScript)
         // -n: no VACUUM of pgbench's tables before each run (they are vacuumed once, at -i).
-        case .selectOnly: ["-n", "-b", "select-only"]
-        case .tpcbLike: ["-n", "-b", "tpcb-like"]
+        case .selectOnly, .tpcbLike: ["-n", "-b", rawValue]
         }
+    }
+
+    /// pgbench's arguments running the script in `path` (`-n`: it uses none of pgbench's tables).
+    static func arguments(scriptFile path: String) -> [String] {
+        ["-n", "-f", path]
     }
 
     /// pgbench's scale for its built-in scripts' tables: 10 branches, 1,000,000 accounts, so 64
