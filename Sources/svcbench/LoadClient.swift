@@ -20,6 +20,8 @@ struct LoadClient: Sendable {
         /// RegisterUser with a new e-mail per request, `<tag>-<9-digit sequence>@bench.example`;
         /// `tag` must differ between runs against the same store, or the e-mails collide.
         case registerUser(tag: String)
+        /// PlaceOrder with the same params every time (``OrderFixture``).
+        case placeOrder(params: String)
     }
 
     /// The client's own context (its own libzmq I/O thread), shared by every run.
@@ -68,6 +70,8 @@ struct LoadClient: Sendable {
             sent = .samePerSlot { _ in params }
         case .registerUser(let tag):
             sent = .each { _, sequence in Self.registrationParams(tag: tag, sequence: sequence) }
+        case .placeOrder(let params):
+            sent = .samePerSlot { _ in params }
         }
         var client = PipelinedClient(
             endpoint: endpoint, context: context, server: target == .echo ? .echo : .service, slots: inFlight, requests: sent,

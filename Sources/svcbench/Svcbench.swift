@@ -3,7 +3,9 @@ import ArgumentParser
 import Foundation
 import ServerProcesses
 import Logging
+import Persistence
 import ServiceApp
+import WireContract
 import Synchronization
 import ZeroMQ
 
@@ -58,8 +60,14 @@ struct Svcbench: ParsableCommand {
     @Option(name: .long, help: "With --score-store: calculate its restaurant's score this many times, one after the other (for counting instructions under valgrind).")
     var scoreIterations: Int?
 
-    @Option(name: .long, help: "The in-process service's store: sqlite (a temporary directory, the service's default) or memory.")
+    @Option(name: .long, help: "The in-process service's store: sqlite (a temporary directory, the service's default), memory, or postgres (see --database-url).")
     var store: String = "sqlite"
+
+    @Option(name: .long, help: "With --store postgres: the database (postgres://user@host:port/db), seeded with the sample data unless it holds data already.")
+    var databaseURL: String?
+
+    @Option(name: .long, help: "With --requests: what each request asks, GetRestaurant or PlaceOrder (one item of a menu item added for the run, by a user registered for it).")
+    var useCase: String = UseCaseName.getRestaurant.rawValue
 
     @Flag(name: .long, help: "Print a JSON summary to stdout (the table then goes to stderr).")
     var json = false
@@ -76,6 +84,9 @@ struct Svcbench: ParsableCommand {
     @Option(name: .long, help: "The svcd executable --curve starts (default: svcd next to this svcbench).")
     var svcd: String?
 
+    /// What `--use-case` may name.
+    static let countedUseCases: [UseCaseName] = [.getRestaurant, .placeOrder]
+
     /// The parsed `--in-flight` list.
     var inFlightSettings: [Int] {
         inFlight.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -89,8 +100,20 @@ struct Svcbench: ParsableCommand {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be above 0 and at most 3600") }
         guard warmup >= 0, warmup <= 3600 else { throw ValidationError("--warmup must be between 0 and 3600") }
         if let requests, requests < 1 { throw ValidationError("--requests must be at least 1") }
-        guard [.sqlite, .memory].contains(ServiceConfiguration.StoreKind(rawValue: store)) else {
-            throw ValidationError("--store must be sqlite or memory")
+        guard let storeKind = ServiceConfiguration.StoreKind(rawValue: store) else {
+            throw ValidationError("--store must be sqlite, memory or postgres")
+        }
+        if storeKind == .postgres {
+            guard let databaseURL else { throw ValidationError("--store postgres needs --database-url") }
+            do { _ = try PostgresURL(parsing: databaseURL) } catch { throw ValidationError("--database-url: \(error)") }
+        } else if databaseURL != nil {
+            throw ValidationError("--database-url is only for --store postgres")
+        }
+        guard let chosen = UseCaseName(rawValue: useCase), Self.countedUseCases.contains(chosen) else {
+            throw ValidationError("--use-case must be one of \(Self.countedUseCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if chosen != .getRestaurant, requests == nil {
+            throw ValidationError("--use-case \(useCase) needs --requests: the timed runs compare GetRestaurant with the echo")
         }
         if let wireIterations, wireIterations < 1 { throw ValidationError("--wire-iterations must be at least 1") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
@@ -191,6 +214,7 @@ struct Svcbench: ParsableCommand {
         configuration.portBase = 0
         configuration.seedSample = true
         configuration.store = ServiceConfiguration.StoreKind(rawValue: store) ?? .sqlite
+        configuration.databaseURL = try databaseURL.map { try PostgresURL(parsing: $0) }
         configuration.tracing = otlpEndpoint.map { TracingConfiguration(endpoint: $0, samplingRatio: traceSampling) }
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
 
@@ -207,7 +231,13 @@ struct Svcbench: ParsableCommand {
             clientContext = context
             if let requests {
                 let client = LoadClient(context: context, warmupNanoseconds: 0, windowNanoseconds: 0, restaurantId: restaurantId)
-                try await countedRuns(client: client, requests: requests, serviceEndpoint: serviceEndpoint)
+                if UseCaseName(rawValue: useCase) == .placeOrder {
+                    guard let endpoint = service.useCaseAddresses[.placeOrder] else { throw BenchError("the service has no PlaceOrder endpoint") }
+                    let params = try await OrderFixture.make(addresses: service.useCaseAddresses, tag: UUID().uuidString.prefix(8).lowercased())
+                    try await countedRuns(client: client, requests: requests, serviceEndpoint: endpoint, workload: .placeOrder(params: params))
+                } else {
+                    try await countedRuns(client: client, requests: requests, serviceEndpoint: serviceEndpoint, workload: .getRestaurant)
+                }
             } else {
                 let echoServer = try await EchoServer.start()
                 echo = echoServer
@@ -247,10 +277,10 @@ struct Svcbench: ParsableCommand {
 
     /// `--requests`: one run of exactly `requests` requests against the service per in-flight
     /// setting, printed as one line each.
-    private func countedRuns(client: LoadClient, requests: Int, serviceEndpoint: String) async throws {
+    private func countedRuns(client: LoadClient, requests: Int, serviceEndpoint: String, workload: LoadClient.Workload) async throws {
         for inFlight in inFlightSettings {
             let before = ThreadCPU.snapshot()
-            let result = try await client.run(.service, endpoint: serviceEndpoint, inFlight: inFlight, round: 1, requests: requests)
+            let result = try await client.run(.service, endpoint: serviceEndpoint, inFlight: inFlight, round: 1, requests: requests, workload: workload)
             let after = ThreadCPU.snapshot()
             let spent = after.since(before)
             let total = after.processSince(before)
