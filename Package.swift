@@ -63,8 +63,9 @@ let package = Package(
         .target(name: "WireJSON"),
         // The outside contract's names, spelled once: use cases (their fixed order, which are
         // writes), error codes (which are safe to resend), the envelope's members,
-        // endpoints.json (reading and writing), admin operations.
-        .target(name: "WireContract", dependencies: ["WireJSON"]),
+        // endpoints.json (reading and writing), admin operations; and each use case's and event
+        // type's JSON Schemas, whose ranges and lengths come from Domain's rules.
+        .target(name: "WireContract", dependencies: ["Domain", "WireJSON"]),
         // SplitMix64, the one seeded generator: the sample data, `svcctl stress --seed` and the
         // tests' random inputs come out the same on every run. No dependencies.
         .target(name: "SeededRandom"),

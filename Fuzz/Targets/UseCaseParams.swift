@@ -1,5 +1,5 @@
 import Domain
-import WireContract
+@testable import WireContract
 import WireJSON
 @testable import Transport
 
@@ -116,8 +116,8 @@ private func violations(of schema: WireSchema, by value: JSONValue, name: String
         guard case .string(let text) = value else { return ["\(name): must be a string"] }
         // Of the string rules only an id's length is the decoder's ("characters" are grapheme
         // clusters, Swift's count).
-        if schema == .id, text.isEmpty || text.count > Params.maximumIdentifierLength {
-            return ["\(name): must be a non-empty id of at most \(Params.maximumIdentifierLength) characters"]
+        if schema == .id, text.isEmpty || text.count > WireSchema.maximumIdentifierLength {
+            return ["\(name): must be a non-empty id of at most \(WireSchema.maximumIdentifierLength) characters"]
         }
         return []
     case .integer:

@@ -785,7 +785,7 @@ struct EnvelopeFuzzTests {
             #expect(field.required == member.required, "\(useCase).\(member.name)")
             let typeAgrees: Bool
             switch (field.kind, member.schema) {
-            case (.id, .string(let minLength, let maxLength, _, _, _)): typeAgrees = minLength == 1 && maxLength == Params.maximumIdentifierLength
+            case (.id, .string(let minLength, let maxLength, _, _, _)): typeAgrees = minLength == 1 && maxLength == WireSchema.maximumIdentifierLength
             case (.string, .string): typeAgrees = true
             case (.int, .integer), (.double, .number): typeAgrees = true
             case (.stringArray, .array(.string, _, _)), (.orderItems, .array(.object, _, _)): typeAgrees = true

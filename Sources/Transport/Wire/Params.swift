@@ -102,9 +102,6 @@ public struct Params: Sendable {
 }
 
 extension Params {
-    /// The longest accepted entity id, in characters.
-    public static let maximumIdentifierLength = 128
-
     /// A required entity id: a non-empty string of at most 128 characters.
     public func identifier<Entity>(_ key: String, as type: Entity.Type = Entity.self) throws(WireError) -> Identifier<Entity> {
         guard let id = try optionalIdentifier(key, as: type) else { throw WireError(.invalidInput, "\(path)\(key): is required") }
@@ -116,8 +113,8 @@ extension Params {
         guard let text = try optionalString(key) else { return nil }
         // A string never has more characters than UTF-8 bytes: count characters (a walk over
         // grapheme clusters) only when the byte count does not settle it.
-        guard !text.isEmpty, text.utf8.count <= Params.maximumIdentifierLength || text.count <= Params.maximumIdentifierLength else {
-            throw WireError(.invalidInput, "\(path)\(key): must be a non-empty id of at most \(Params.maximumIdentifierLength) characters")
+        guard !text.isEmpty, text.utf8.count <= WireSchema.maximumIdentifierLength || text.count <= WireSchema.maximumIdentifierLength else {
+            throw WireError(.invalidInput, "\(path)\(key): must be a non-empty id of at most \(WireSchema.maximumIdentifierLength) characters")
         }
         return Identifier(text)
     }

@@ -1,4 +1,4 @@
-import Transport
+import WireContract
 import WireJSON
 
 extension AdminOperations {

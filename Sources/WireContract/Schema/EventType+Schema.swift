@@ -1,5 +1,4 @@
 import Domain
-import WireContract
 
 extension EventType {
     /// The schema of this type's `data`, as ``WireEventEncoding`` writes it. An exhaustive

@@ -1,4 +1,3 @@
-import WireContract
 import WireJSON
 
 /// What the admin op `describe` answers: every use case's params and result as JSON Schemas

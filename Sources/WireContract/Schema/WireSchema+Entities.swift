@@ -1,13 +1,14 @@
 import Domain
-import WireContract
 
 // The wire shapes of the entities, as Transport/Wire/JSONWriter+Entities.swift writes them, and
 // of the values requests carry.
 extension WireSchema {
     /// A time: ISO-8601 UTC with milliseconds, e.g. `2026-11-27T13:04:20.266Z`.
     static let time = WireSchema.string(pattern: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#, description: "ISO-8601 UTC with milliseconds")
-    /// An entity id in a request: a non-empty string of at most 128 characters.
-    static let id = WireSchema.string(minLength: 1, maxLength: Params.maximumIdentifierLength)
+    /// The longest entity id a request may carry, in characters.
+    public static let maximumIdentifierLength = 128
+    /// An entity id in a request: a non-empty string of at most ``maximumIdentifierLength`` characters.
+    static let id = WireSchema.string(minLength: 1, maxLength: maximumIdentifierLength)
     /// An id in a reply.
     static let replyId = WireSchema.string(minLength: 1)
     /// A required text the service trims, non-empty after trimming, of at most `maximum`

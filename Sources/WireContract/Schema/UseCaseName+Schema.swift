@@ -1,5 +1,4 @@
 import Domain
-import WireContract
 
 extension UseCaseName {
     /// The schema of this use case's `params`. An exhaustive switch: a new use case does not
