@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoadEngine
 import ServerProcesses
 import WireContract
 

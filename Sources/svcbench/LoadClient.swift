@@ -20,7 +20,7 @@ struct LoadClient: Sendable {
         /// RegisterUser with a new e-mail per request, `<tag>-<9-digit sequence>@bench.example`;
         /// `tag` must differ between runs against the same store, or the e-mails collide.
         case registerUser(tag: String)
-        /// PlaceOrder with the same params every time (``OrderFixture``).
+        /// PlaceOrder with the same params every time (`OrderFixtures`' for one slot).
         case placeOrder(params: String)
     }
 

@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import ArgumentParser
 import Foundation
+import LoadEngine
 import ServerProcesses
 import Logging
 import Persistence
@@ -233,8 +234,16 @@ struct Svcbench: ParsableCommand {
                 let client = LoadClient(context: context, warmupNanoseconds: 0, windowNanoseconds: 0, restaurantId: restaurantId)
                 if UseCaseName(rawValue: useCase) == .placeOrder {
                     guard let endpoint = service.useCaseAddresses[.placeOrder] else { throw BenchError("the service has no PlaceOrder endpoint") }
-                    let params = try await OrderFixture.make(addresses: service.useCaseAddresses, tag: UUID().uuidString.prefix(8).lowercased())
-                    try await countedRuns(client: client, requests: requests, serviceEndpoint: endpoint, workload: .placeOrder(params: params))
+                    guard let register = service.useCaseAddresses[.registerUser], let addItem = service.useCaseAddresses[.addMenuItem] else {
+                        throw BenchError("the service has no RegisterUser or AddMenuItem endpoint")
+                    }
+                    // One user ordering one item of a menu item added for the run, so the counted
+                    // requests find the same rows whatever the store held before.
+                    let tag = UUID().uuidString.prefix(8).lowercased()
+                    let fixtures = try await DedicatedThread.run(named: "svcbench-setup") {
+                        try OrderFixtures.make(register: register, addItem: addItem, count: 1, tag: tag)
+                    }
+                    try await countedRuns(client: client, requests: requests, serviceEndpoint: endpoint, workload: .placeOrder(params: fixtures.orderParams[0]))
                 } else {
                     try await countedRuns(client: client, requests: requests, serviceEndpoint: serviceEndpoint, workload: .getRestaurant)
                 }
