@@ -12,7 +12,7 @@ struct AdminHost: RequestHandler {
     /// Logs operations that fail with anything but a `WireError`.
     let logger: Logger
 
-    func serve(_ requests: AsyncStream<[InboundRequest]>) async {
+    func serve(_ requests: RequestBatches) async {
         await answerEachOnGlobalExecutor(requests, answer)
     }
 

@@ -65,7 +65,7 @@ actor EndpointHost: RequestHandler {
     /// durable writes/s against 17–19k on the socket thread, whose polls the tasks' use-case
     /// work otherwise delays. Reads take the same path when each waits for a remote store, and
     /// run on the store's ``BlockingReadExecutor`` when its reads block their thread (SQLite).
-    func serve(_ requests: AsyncStream<[InboundRequest]>) async {
+    func serve(_ requests: RequestBatches) async {
         guard concurrent else {
             // Encodes every reply of this endpoint, one after another, in the same buffer.
             var writer = JSONWriter(capacity: 1024)

@@ -8,14 +8,14 @@ protocol RequestHandler: Sendable {
     /// endpoint's ``ReplyOutbox``, until the socket thread ends the stream; returns once every
     /// request taken is answered. Called once, on the socket thread (under its task-executor
     /// preference, see ``SocketThreadExecutor``).
-    func serve(_ requests: AsyncStream<[InboundRequest]>) async
+    func serve(_ requests: RequestBatches) async
 }
 
 extension RequestHandler {
     /// Runs `answer` for every request of every batch as a task of its own on the global
     /// executor (an answer that waits for a store must not hold up the socket thread), until the
     /// stream ends and every answer has run.
-    func answerEachOnGlobalExecutor(_ requests: AsyncStream<[InboundRequest]>, _ answer: @escaping @Sendable (InboundRequest) async -> Void) async {
+    func answerEachOnGlobalExecutor(_ requests: RequestBatches, _ answer: @escaping @Sendable (InboundRequest) async -> Void) async {
         await withDiscardingTaskGroup { group in
             for await batch in requests {
                 for inbound in batch {

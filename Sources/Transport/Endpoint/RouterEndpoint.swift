@@ -31,8 +31,7 @@ final class RouterEndpoint: Sendable {
     private let executor: SocketThreadExecutor
     private let control = EndpointControl()
     private let handler: any RequestHandler
-    private let requests: AsyncStream<[InboundRequest]>
-    private let deliver: AsyncStream<[InboundRequest]>.Continuation
+    private let requests = RequestBatches()
 
     /// An endpoint named `name` (its thread is `zmq-<name>`) that will bind `address` in
     /// `context`. With `ownsContext`, the thread terminates the context once its socket is
@@ -61,9 +60,6 @@ final class RouterEndpoint: Sendable {
         self.outbox = outbox
         self.executor = executor
         handler = makeHandler(outbox, executor)
-        // Unbounded here is bounded in effect: the socket thread admits at most maxInFlight
-        // requests that have not been answered yet.
-        (requests, deliver) = AsyncStream.makeStream(of: [InboundRequest].self, bufferingPolicy: .unbounded)
     }
 
     /// Starts the socket thread, which creates and binds the socket; returns the bound address.
@@ -74,13 +70,13 @@ final class RouterEndpoint: Sendable {
                 let loop = try SocketLoop(
                     context: context, ownsContext: ownsContext, address: address, configuration: configuration, outbox: outbox,
                     executor: executor, control: control, availability: availability, counters: counters,
-                    statistics: statistics, deliver: deliver, logger: logger, handshakeMonitor: handshakeMonitor, gate: gate
+                    statistics: statistics, deliver: requests, logger: logger, handshakeMonitor: handshakeMonitor, gate: gate
                 )
                 return (loop, loop.boundEndpoint)
             } catch {
                 if ownsContext { context.terminate() }
                 executor.close()
-                deliver.finish()
+                requests.finish()
                 throw error
             }
         } serve: { loop in

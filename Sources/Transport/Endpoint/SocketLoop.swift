@@ -27,7 +27,7 @@ final class SocketLoop {
     private let counters: EndpointCounters
     private let statistics: StatisticsRecorder
     private let configuration: EndpointConfiguration
-    private let deliver: AsyncStream<[InboundRequest]>.Continuation
+    private let deliver: RequestBatches
     private let logger: Logger
     private let gate: CallerGate?
     /// The gate when it checks keys (`--client-keys`): requests are then checked per caller.
@@ -52,7 +52,7 @@ final class SocketLoop {
     init(
         context: ZMQContext, ownsContext: Bool, address: String, configuration: EndpointConfiguration, outbox: ReplyOutbox,
         executor: SocketThreadExecutor, control: EndpointControl, availability: ServiceAvailability, counters: EndpointCounters,
-        statistics: StatisticsRecorder, deliver: AsyncStream<[InboundRequest]>.Continuation, logger: Logger,
+        statistics: StatisticsRecorder, deliver: RequestBatches, logger: Logger,
         handshakeMonitor: String?, gate: CallerGate?
     ) throws(ZMQError) {
         let socket = try context.makeSocket(.router)

@@ -14,7 +14,7 @@ struct EventLogHost: RequestHandler {
     /// Logs reads that fail inside the service.
     let logger: Logger
 
-    func serve(_ requests: AsyncStream<[InboundRequest]>) async {
+    func serve(_ requests: RequestBatches) async {
         await answerEachOnGlobalExecutor(requests, answer)
     }
 
