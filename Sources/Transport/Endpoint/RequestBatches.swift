@@ -41,6 +41,13 @@ final class RequestBatches: AsyncSequence, Sendable {
             }
             return batch
         }
+
+        /// What the consumer gets without waiting: `.some(batch)`, `.some(nil)` once finished
+        /// and empty, or `nil` when it must wait.
+        mutating func takeOrEnd() -> [InboundRequest]?? {
+            if let batch = take() { return .some(batch) }
+            return finished ? .some(nil) : nil
+        }
     }
 
     private let state = Mutex(State())
@@ -76,19 +83,15 @@ final class RequestBatches: AsyncSequence, Sendable {
     /// The next batch, waiting for one while the queue is empty; `nil` once finished and empty.
     /// Resumes on the caller's isolation (the handler's actor, on the socket thread).
     fileprivate func next(isolation actor: isolated (any Actor)?) async -> [InboundRequest]? {
-        if let ready = state.withLock({ state -> [InboundRequest]?? in
-            if let batch = state.take() { return .some(batch) }
-            return state.finished ? .some(nil) : nil
-        }) {
+        if let ready = state.withLock({ $0.takeOrEnd() }) {
             return ready
         }
         return await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<[InboundRequest]?, Never>) in
             // Checked again under the lock: a batch or the end may have come since.
             let ready = state.withLock { state -> [InboundRequest]?? in
-                if let batch = state.take() { return .some(batch) }
-                if state.finished { return .some(nil) }
-                state.waiting = continuation
-                return nil
+                let ready = state.takeOrEnd()
+                if ready == nil { state.waiting = continuation }
+                return ready
             }
             if let ready { continuation.resume(returning: ready) }
         }
