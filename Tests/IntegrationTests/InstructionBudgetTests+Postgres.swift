@@ -32,10 +32,7 @@ extension InstructionBudgetTests {
             let perRequest = try await InstructionBudgetTests.instructionsPerRequest(counting: nil, small: 20, large: 220) {
                 ["--store", "postgres", "--database-url", url, "--requests", "\($0)", "--in-flight", "1"]
             }
-            print("PostgreSQL GetRestaurant instructions per request: \(Int(perRequest))")
-            #expect(perRequest <= Self.readMeasured * Self.margin, "PostgreSQL GetRestaurant: \(Int(perRequest)) instructions per request; budget \(Int(Self.readMeasured * Self.margin))")
-            // A figure far below the measure means the count missed the work.
-            #expect(perRequest >= Self.readMeasured / 3, "PostgreSQL GetRestaurant: only \(Int(perRequest)) instructions per request counted")
+            InstructionBudgetTests.expect(perRequest, withinBudgetOf: Self.readMeasured, margin: Self.margin, "PostgreSQL GetRestaurant")
         }
 
         @Test func onePlaceOrderThroughPostgreSQLStaysWithinItsInstructionBudget() async throws {
@@ -43,9 +40,7 @@ extension InstructionBudgetTests {
             let perRequest = try await InstructionBudgetTests.instructionsPerRequest(counting: nil, small: 20, large: 120) {
                 ["--store", "postgres", "--database-url", url, "--requests", "\($0)", "--in-flight", "1", "--use-case", "PlaceOrder"]
             }
-            print("PostgreSQL PlaceOrder instructions per order: \(Int(perRequest))")
-            #expect(perRequest <= Self.orderMeasured * Self.margin, "PostgreSQL PlaceOrder: \(Int(perRequest)) instructions per order; budget \(Int(Self.orderMeasured * Self.margin))")
-            #expect(perRequest >= Self.orderMeasured / 3, "PostgreSQL PlaceOrder: only \(Int(perRequest)) instructions per order counted")
+            InstructionBudgetTests.expect(perRequest, withinBudgetOf: Self.orderMeasured, margin: Self.margin, "PostgreSQL PlaceOrder")
         }
 
         /// A new database on the suite's server, given the sample data by a native svcbench run:

@@ -47,17 +47,14 @@ struct InstructionBudgetTests {
         let perRequest = try await Self.instructionsPerRequest(
             counting: "*WirePathBench*run*", small: 200, large: 1_200
         ) { ["--wire-iterations", "\($0)"] }
-        #expect(perRequest <= Self.wirePathMeasured * Self.margin, "wire path: \(Int(perRequest)) instructions per request; budget \(Int(Self.wirePathMeasured * Self.margin))")
-        // A figure far below the measure means the count missed the work (a renamed function).
-        #expect(perRequest >= Self.wirePathMeasured / 3, "wire path: only \(Int(perRequest)) instructions per request counted")
+        Self.expect(perRequest, withinBudgetOf: Self.wirePathMeasured, "wire path")
     }
 
     @Test func oneRequestThroughTheEndpointStaysWithinItsInstructionBudget() async throws {
         let perRequest = try await Self.instructionsPerRequest(
             counting: "*SocketLoopC3run*", small: 300, large: 1_300
         ) { ["--requests", "\($0)", "--in-flight", "1", "--store", "memory"] }
-        #expect(perRequest <= Self.endpointMeasured * Self.margin, "endpoint: \(Int(perRequest)) instructions per request; budget \(Int(Self.endpointMeasured * Self.margin))")
-        #expect(perRequest >= Self.endpointMeasured / 3, "endpoint: only \(Int(perRequest)) instructions per request counted")
+        Self.expect(perRequest, withinBudgetOf: Self.endpointMeasured, "endpoint")
     }
 
     /// The score of a restaurant with 100,000 recent reviews costs what one with 10 costs: the
@@ -85,6 +82,18 @@ struct InstructionBudgetTests {
         // A figure far below a use case's cost means the count missed the work.
         #expect(quiet >= Self.endpointMeasured / 10, "score: only \(Int(quiet)) instructions per score counted")
         print("score instructions: \(Int(quiet)) with 10 reviews, \(Int(popular)) with 100,000 (\(String(format: "%.3f", popular / quiet))×)")
+    }
+
+    /// Prints `perRequest` and checks it against `measured` × `margin`; a figure below a third of
+    /// `measured` fails too, as it means the count missed the work (a renamed function).
+    static func expect(
+        _ perRequest: Double, withinBudgetOf measured: Double, margin: Double = InstructionBudgetTests.margin, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let budget = measured * margin
+        print("\(what): \(Int(perRequest)) instructions per request")
+        #expect(perRequest <= budget, "\(what): \(Int(perRequest)) instructions per request; budget \(Int(budget))", sourceLocation: sourceLocation)
+        #expect(perRequest >= measured / 3, "\(what): only \(Int(perRequest)) instructions per request counted", sourceLocation: sourceLocation)
     }
 
     /// Runs svcbench under callgrind with `arguments(small)` and `arguments(large)`, counting
