@@ -163,6 +163,8 @@ let package = Package(
         .testTarget(name: "PersistenceTests", dependencies: [
             "Domain", "Persistence", "RestaurantTesting", "SvcdTestSupport", "SeededRandom",
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "LoadEngineTests", dependencies: ["LoadEngine", "ZeroMQ", "WireJSON", "WireContract"]),

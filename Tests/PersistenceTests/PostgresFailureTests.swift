@@ -1,5 +1,7 @@
 import Domain
 import Foundation
+import NIOCore
+import NIOPosix
 @testable import Persistence
 import SvcdTestSupport
 import Synchronization
@@ -13,7 +15,10 @@ import Transport
 @Suite(.postgres) struct PostgresFailureTests {
     @Test func aTransactionTheServerEndedForSittingIdleIsUnavailableNotInternal() async throws {
         let server = try #require(PostgresSuite.current)
-        let store = try await PostgresSuite.openStore(url: try await server.createDatabase(), connections: 1)
+        // This test stalls its store's event loop: one of its own, so that the stores of the
+        // suites running meanwhile keep theirs.
+        let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let store = try await PostgresSuite.openStore(url: try await server.createDatabase(), connections: 1, eventLoop: loops.next())
         // The error the statement sent after the idle time gets, caught inside the operation (the
         // store's own watch on the connection may answer the caller first, without waiting for
         // the operation to end).
@@ -23,18 +28,24 @@ import Transport
             try await connection.run("BEGIN", logger)
             // The connection's event loop starved past the timeout, as in a process starved of
             // CPU: the server ends the session meanwhile, and the statement written when the loop
-            // runs again is answered by the server's error.
-            connection.eventLoop.execute { Thread.sleep(forTimeInterval: 0.6) }
-            do {
-                try await connection.run("SELECT 1", logger)
-                raised.withLock { $0 = .success(()) }
-            } catch {
-                raised.withLock { $0 = .failure(error) }
+            // runs again, before it reads what the server sent, is answered by the server's
+            // error. Run on the loop's own thread, so the statement is written in the same turn
+            // of the loop as the stall ends, however late a thread of the pool would get to it.
+            await withTaskExecutorPreference(LoopThread(connection.eventLoop)) {
+                connection.eventLoop.preconditionInEventLoop()
+                LoopThread.stall(for: 0.6)
+                do {
+                    try await connection.run("SELECT 1", logger)
+                    raised.withLock { $0 = .success(()) }
+                } catch {
+                    raised.withLock { $0 = .failure(error) }
+                }
             }
         }
         let deadline = ContinuousClock.now + .seconds(10)
         while raised.withLock({ $0 }) == nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         await store.close()
+        try await loops.shutdownGracefully()
         let outcome = try #require(raised.withLock { $0 }, "the statement after the idle time never ended")
         guard case .failure(let error) = outcome else {
             Issue.record("a statement after the idle timeout succeeded")
@@ -74,5 +85,24 @@ import Transport
         }
         await store.close()
         #expect(stored == 0)
+    }
+}
+
+/// Runs the tasks that prefer it on one event loop's thread.
+private final class LoopThread: TaskExecutor {
+    private let loop: any EventLoop
+
+    init(_ loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    /// Blocks the calling thread: a starved event loop, when called on one.
+    static func stall(for seconds: TimeInterval) {
+        Thread.sleep(forTimeInterval: seconds)
     }
 }

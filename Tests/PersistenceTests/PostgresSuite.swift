@@ -1,5 +1,6 @@
 import Domain
 import Logging
+import NIOCore
 import Persistence
 import SvcdTestSupport
 import Testing
@@ -31,8 +32,11 @@ struct PostgresSuite: SuiteTrait, TestScoping {
 
     /// A started store on `url` (migrated unless told otherwise), with a pool small enough for
     /// many at once.
-    static func openStore(url: String, clock: any WallClock = SystemWallClock(), connections: Int = 8, migrate: Bool = true) async throws -> PostgresStore {
+    static func openStore(
+        url: String, clock: any WallClock = SystemWallClock(), connections: Int = 8, migrate: Bool = true, eventLoop: (any EventLoop)? = nil
+    ) async throws -> PostgresStore {
         var configuration = PostgresStore.Configuration(url: try PostgresURL(parsing: url))
+        if let eventLoop { configuration.eventLoop = eventLoop }
         configuration.maximumConnections = connections
         // These suites race hundreds of writes on one row through a small pool: waiting long for
         // a connection is expected here, and they check rules, not availability.
@@ -40,6 +44,10 @@ struct PostgresSuite: SuiteTrait, TestScoping {
         configuration.queueTimeTarget = nil
         configuration.lockTimeout = .seconds(60)
         configuration.statementTimeout = .seconds(60)
+        // A transaction's next statement may come seconds late when the suites' servers and
+        // hundreds of racing tasks share two cores; ended by the server, the test would fail on
+        // a lost connection it did not test.
+        configuration.idleInTransactionTimeout = .seconds(60)
         var logger = Logger(label: "tests.postgres")
         logger.logLevel = .warning
         let store = PostgresStore(configuration: configuration, clock: clock, events: WireEventEncoding(), logger: logger)

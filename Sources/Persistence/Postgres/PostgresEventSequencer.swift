@@ -229,7 +229,7 @@ extension PostgresStore {
     ) async throws {
         let logger = self.logger
         let connection = try await PostgresConnection.connect(
-            on: Self.eventLoops.any(), configuration: Self.connectionConfiguration(configuration, server: servers.server), id: 0, logger: backgroundLogger
+            on: configuration.eventLoop, configuration: Self.connectionConfiguration(configuration, server: servers.server), id: 0, logger: backgroundLogger
         )
         do {
             try await connection.listen(on: channel) { notifications in

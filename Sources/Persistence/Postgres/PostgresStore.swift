@@ -65,6 +65,11 @@ public final class PostgresStore: Service, Sendable {
         /// Rows in one batched statement, at most.
         public var writeBatchRows = 64
 
+        /// The event loop the store's connections and operations run on; by default the one
+        /// loop every store of the process shares (``PostgresStore/sharedEventLoop``). A test
+        /// that stalls its loop on purpose gives its store one of its own.
+        public var eventLoop: any EventLoop = PostgresStore.sharedEventLoop
+
         /// How long an operation may run in all once connected, before this process stops
         /// waiting for a connection that went silent: a little more than the server allows.
         var runLimit: Duration { statementTimeout + .seconds(2) }
@@ -129,7 +134,7 @@ public final class PostgresStore: Service, Sendable {
         servers = PostgresServerChoice(
             url: configuration.url, logger: logger,
             makeClient: { server in
-                PostgresClient(configuration: Self.clientConfiguration(configuration, server: server), eventLoopGroup: Self.eventLoops, backgroundLogger: poolLogger)
+                PostgresClient(configuration: Self.clientConfiguration(configuration, server: server), eventLoopGroup: configuration.eventLoop, backgroundLogger: poolLogger)
             },
             probe: { server in await Self.probe(server, configuration: configuration, logger: poolLogger) }
         )
@@ -171,10 +176,14 @@ public final class PostgresStore: Service, Sendable {
         }
     }
 
-    /// The event loop every store's connections run on: one thread. Each request already crosses
-    /// from its task to the loop and back; with one loop every connection's replies are read in
-    /// the same wake-ups, where a loop per core added cross-thread wake-ups and no throughput.
-    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// The event loop every store's connections run on unless configured otherwise: one thread.
+    /// Each request already crosses from its task to the loop and back; with one loop every
+    /// connection's replies are read in the same wake-ups, where a loop per core added
+    /// cross-thread wake-ups and no throughput.
+    public static var sharedEventLoop: any EventLoop { sharedLoopGroup.next() }
+
+    /// The group of ``sharedEventLoop``, kept for the life of the process.
+    private static let sharedLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// The TLS settings of `url`'s `sslmode`, and whether TLS is required (not just preferred).
     private static func tlsConfiguration(_ url: PostgresURL) -> (TLSConfiguration, required: Bool)? {
@@ -366,7 +375,7 @@ public final class PostgresStore: Service, Sendable {
             ) { progress in
                 progress.connected()
                 let connection = try await PostgresConnection.connect(
-                    on: Self.eventLoops.any(), configuration: Self.connectionConfiguration(configuration, server: server), id: 0, logger: logger
+                    on: configuration.eventLoop, configuration: Self.connectionConfiguration(configuration, server: server), id: 0, logger: logger
                 )
                 let probe: PostgresServerChoice.Probe
                 do {
