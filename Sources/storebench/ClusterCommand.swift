@@ -222,10 +222,20 @@ struct ClusterCommand: AsyncParsableCommand {
             params = { _, _, globalSlot, sequence in reads[(globalSlot * 7 + sequence) % reads.count] }
         }
         let pids = instances.map(\.pid)
+        let logged = instances.map(\.loggedBytes)
         let outcome = try await SpreadLoad(addresses: addresses, inFlight: inFlight, params: params).run(
             warmup: .seconds(warmup), seconds: .seconds(seconds), snapshot: { CPUSnapshot.take(svcd: pids, postmaster: postmaster) }
         )
         let errors = outcome.errors.isEmpty ? "0" : outcome.errors.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")
+        if !outcome.errors.isEmpty {
+            // What svcd said about the requests it refused (its warnings, at most a few each).
+            for (instance, offset) in zip(instances, logged) {
+                let lines = instance.loggedLines(after: offset)
+                guard !lines.isEmpty else { continue }
+                Self.say("   svcd \(instance.pid) logged \(lines.count) lines during the run\(lines.count > 6 ? ", the first 6" : ""):")
+                for line in lines.prefix(6) { Self.say("     " + line) }
+            }
+        }
         let latency = String(format: "%.1f/%.1f", percentile(outcome.latenciesMicros, 50) / 1000, percentile(outcome.latenciesMicros, 99) / 1000)
         return ClusterResult(
             round: round, target: "\(instances.count) svcd", workload: workload.useCase.rawValue, perSecond: outcome.perSecond, requests: outcome.ok,
