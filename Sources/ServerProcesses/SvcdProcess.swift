@@ -68,6 +68,19 @@ public final class SvcdProcess: Sendable {
         ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
     }
 
+    /// How many bytes the log holds now (to read what comes after with ``logLines(after:)``).
+    public var logSize: Int {
+        ((try? FileManager.default.attributesOfItem(atPath: logPath))?[.size] as? Int) ?? 0
+    }
+
+    /// The log's lines after its first `offset` bytes.
+    public func logLines(after offset: Int) -> [Substring] {
+        guard let handle = FileHandle(forReadingAtPath: logPath) else { return [] }
+        defer { try? handle.close() }
+        guard (try? handle.seek(toOffset: UInt64(offset))) != nil, let data = try? handle.readToEnd() else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+    }
+
     /// SIGTERM (svcd answers what is in flight, closes its store and exits 0), then waits for
     /// the exit; SIGKILL after `patience`. Whether it had to be killed.
     @discardableResult

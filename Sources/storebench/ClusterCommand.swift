@@ -222,7 +222,7 @@ struct ClusterCommand: AsyncParsableCommand {
             params = { _, _, globalSlot, sequence in reads[(globalSlot * 7 + sequence) % reads.count] }
         }
         let pids = instances.map(\.pid)
-        let logged = instances.map(\.loggedBytes)
+        let logged = instances.map(\.svcd.logSize)
         let outcome = try await SpreadLoad(addresses: addresses, inFlight: inFlight, params: params).run(
             warmup: .seconds(warmup), seconds: .seconds(seconds), snapshot: { CPUSnapshot.take(svcd: pids, postmaster: postmaster) }
         )
@@ -230,7 +230,7 @@ struct ClusterCommand: AsyncParsableCommand {
         if !outcome.errors.isEmpty {
             // What svcd said about the requests it refused (its warnings, at most a few each).
             for (instance, offset) in zip(instances, logged) {
-                let lines = instance.loggedLines(after: offset)
+                let lines = instance.svcd.logLines(after: offset)
                 guard !lines.isEmpty else { continue }
                 Self.say("   svcd \(instance.pid) logged \(lines.count) lines during the run\(lines.count > 6 ? ", the first 6" : ""):")
                 for line in lines.prefix(6) { Self.say("     " + line) }

@@ -47,7 +47,7 @@ struct SvcdInstance: Sendable {
     ) async throws -> SvcdInstance {
         let svcd = try SvcdProcess.spawn(
             executable: executable, dataDirectory: dataDirectory, arguments: store + ["--seed-sample", "--log-level", "warning"] + arguments,
-            logPath: dataDirectory + "/" + logName, environment: ChildTool.cleanEnvironment
+            logPath: dataDirectory + "/svcd.log", environment: ChildTool.cleanEnvironment
         )
         started(svcd.pid)
         do {
@@ -69,24 +69,6 @@ struct SvcdInstance: Sendable {
         guard let address = endpoints.events else { throw BenchFailure("svcd's endpoints.json lacks \(EndpointsFile.Key.events)") }
         return address
     }
-
-    /// How many bytes svcd has logged so far (to read what it logs after with ``loggedLines(after:)``).
-    var loggedBytes: Int {
-        ((try? FileManager.default.attributesOfItem(atPath: logPath))?[.size] as? Int) ?? 0
-    }
-
-    /// The lines svcd logged after its first `offset` bytes.
-    func loggedLines(after offset: Int) -> [Substring] {
-        guard let handle = FileHandle(forReadingAtPath: logPath) else { return [] }
-        defer { try? handle.close() }
-        guard (try? handle.seek(toOffset: UInt64(offset))) != nil, let data = try? handle.readToEnd() else { return [] }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n")
-    }
-
-    private var logPath: String { dataDirectory + "/" + Self.logName }
-
-    /// svcd's log, in its data directory.
-    private static let logName = "svcd.log"
 
     /// SIGTERM (svcd answers what is in flight, closes its pool and exits), then waits for the
     /// exit; SIGKILL after `patience`.

@@ -19,12 +19,9 @@ struct PostgresRecordRow<Record: PostgresRecord> {
             // first looked for at its place there: postgres-nio's lookup by name hashes the name
             // twice per column (callgrind: a restaurant's row read in 35,300 instructions that
             // way, 28,500 this way).
-            let columns = Record.postgresColumns
-            for position in columns.indices where columns[position].name == name {
-                guard position < cells.count else { break }
+            if let position = Record.postgresColumns.firstIndex(where: { $0.name == name }), position < cells.count {
                 let cell = cells[position]
-                guard cell.columnName == name else { break }
-                return try cell.decode(Value.self)
+                if cell.columnName == name { return try cell.decode(Value.self) }
             }
             guard cells.contains(name) else {
                 throw StoreError.unmappable(table: Record.databaseTableName, column: name, value: "(not selected)")
