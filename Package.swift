@@ -47,6 +47,8 @@ let package = Package(
         .target(name: "Persistence", dependencies: [
             "Domain", "Telemetry",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // SQLite's C API, for binding values straight to GRDB's statements (Database.bindInPlace).
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

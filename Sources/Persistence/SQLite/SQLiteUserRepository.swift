@@ -55,7 +55,7 @@ public final class SQLiteUserRepository: UserRepository {
         let event = store.prepare(.userRegistered(user))
         return try await store.write(boundTo: claim, { db in
             // The unique index decides: a taken key inserts nothing (and does not abort the batch).
-            try db.run(Self.insertUnlessEmailTaken, record.databaseArguments)
+            try db.bindInPlace(record, sql: Self.insertUnlessEmailTaken).execute()
             return db.changesCount == 1 ? (.stored(user), .changed(.user(user), prepared: event)) : (.emailTaken, nil)
         }, committed: { outcome in
             if case .stored(let stored) = outcome { self.remember(stored, version: 0) }
