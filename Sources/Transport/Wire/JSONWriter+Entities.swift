@@ -9,7 +9,12 @@ extension JSONWriter {
     }
 
     mutating func timestamp(_ value: Timestamp) {
-        string(ISO8601.string(from: value))
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601.quotedLength) { buffer in
+            guard ISO8601.write(value, quotedInto: buffer) else { return false }
+            rawJSON(UnsafeRawBufferPointer(buffer))
+            return true
+        }
+        if !written { string(ISO8601.string(from: value)) }
     }
 
     mutating func optionalTimestamp(_ value: Timestamp?) {
