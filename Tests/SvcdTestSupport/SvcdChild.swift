@@ -92,6 +92,15 @@ public final class SvcdChild: Sendable {
         self.ownedDirectory = ownedDirectory
     }
 
+    /// A child dropped while it still runs (a test that threw before its `stop()`) is killed and
+    /// its temporary directory removed, so that no svcd outlives the test that started it.
+    deinit {
+        if process.isRunning {
+            process.stopBlocking(sending: SIGKILL, patience: SpawnedProcess.killPatience)
+        }
+        if let ownedDirectory { try? FileManager.default.removeItem(atPath: ownedDirectory) }
+    }
+
     /// The child's process id.
     public var pid: Int32 { process.pid }
     /// Whether the child still runs.
