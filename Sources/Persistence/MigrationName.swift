@@ -10,4 +10,8 @@ enum MigrationName {
     static let events = "events"
     /// The orders' `status` and `cancelled_at` columns (CancelOrder); existing orders are placed.
     static let orderStatus = "order-status"
+    /// Drops the indexes on foreign-key columns that no query reads by (a review's user, a
+    /// favourite's restaurant, an order line's item): no parent row is ever deleted or re-keyed,
+    /// so they only cost each write an index insertion.
+    static let unqueriedIndexes = "unqueried-indexes"
 }

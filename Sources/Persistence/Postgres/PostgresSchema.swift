@@ -149,6 +149,12 @@ enum PostgresSchema {
             ALTER TABLE orders ADD COLUMN status TEXT NOT NULL DEFAULT 'placed' CHECK (status IN ('placed', 'cancelled'));
             ALTER TABLE orders ADD COLUMN cancelled_at BIGINT;      -- ms since the epoch; NULL while placed
             """),
+        (MigrationName.unqueriedIndexes, """
+            -- No query reads by these columns, and no parent row is deleted or re-keyed.
+            DROP INDEX reviews_by_user;
+            DROP INDEX favorites_by_restaurant;
+            DROP INDEX order_lines_by_item;
+            """),
     ]
 
     /// The statements of a migration's text, in order.
