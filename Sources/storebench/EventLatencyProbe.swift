@@ -39,10 +39,10 @@ struct EventLatencyProbe: Sendable {
     }
 
     func run() async throws -> Outcome {
-        Self.progress.withLock { $0 = [:] }
-        let flags = Flags()
-        let subscribers = streamAddresses.map { address in
-            Task { try await onThread { try Self.listen(address, flags: flags) } }
+        let flags = Flags(subscribers: streamAddresses.count)
+        let expected = Int(rate * seconds)
+        let subscribers = streamAddresses.enumerated().map { index, address in
+            Task { try await onThread { try Self.listen(address, index: index, expecting: expected, flags: flags) } }
         }
         // Each subscription reaches its publisher a moment after connecting.
         let ready = ContinuousClock.now.advanced(by: .seconds(10))
@@ -62,14 +62,14 @@ struct EventLatencyProbe: Sendable {
         }
         let acknowledged = writes.filter { $0.userId != nil }
         let keys = Set(acknowledged.compactMap(\.userId))
-        // Until every subscriber heard every acknowledged write's event, or 5 s.
+        // Until every subscriber heard as many events as writes were acknowledged, or 5 s.
         let drained = ContinuousClock.now.advanced(by: .seconds(5))
-        while ContinuousClock.now < drained, Self.heardCount(keys) < keys.count * streamAddresses.count {
+        while ContinuousClock.now < drained, flags.heard.contains(where: { $0.value.load(ordering: .acquiring) < keys.count }) {
             try await Task.sleep(for: .milliseconds(20))
         }
         flags.stop.store(true, ordering: .releasing)
         var heard: [[String: UInt64]] = []
-        for subscriber in subscribers { heard.append(try await subscriber.value) }
+        for subscriber in subscribers { heard.append(Self.arrivalsByKey(try await subscriber.value)) }
 
         var outcome = Outcome()
         outcome.acknowledged = acknowledged.count
@@ -88,10 +88,27 @@ struct EventLatencyProbe: Sendable {
         return outcome
     }
 
-    /// The subscribers' shared state: how many listen, and when to stop.
+    /// The subscribers' shared state: how many listen, how many events each heard, and when to
+    /// stop.
     private final class Flags: Sendable {
         let listening = Atomic<Int>(0)
+        let heard: [Count]
         let stop = Atomic<Bool>(false)
+
+        init(subscribers: Int) {
+            heard = (0..<subscribers).map { _ in Count() }
+        }
+    }
+
+    /// Events one subscriber heard so far.
+    private final class Count: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    /// One event as a subscriber received it: when, and its JSON (parsed after the run).
+    private struct Arrival: Sendable {
+        let at: UInt64
+        let body: [UInt8]
     }
 
     /// One request: when it was sent, when its reply came and the user it registered.
@@ -101,16 +118,12 @@ struct EventLatencyProbe: Sendable {
         var userId: String?
     }
 
-    /// Keys heard by every subscriber so far (a progress count while draining).
-    private static let progress = Mutex<[String: Int]>([:])
-
-    private static func heardCount(_ keys: Set<String>) -> Int {
-        progress.withLock { heard in keys.reduce(0) { $0 + (heard[$1] ?? 0) } }
-    }
-
-    /// Subscribes to `UserRegistered` at `address` and records each event's arrival by key until
-    /// `stop`.
-    private static func listen(_ address: String, flags: Flags) throws -> [String: UInt64] {
+    /// Subscribes to `UserRegistered` at `address` and records each event's arrival until `stop`.
+    ///
+    /// The thread only timestamps and keeps what arrives (room for `expecting` events reserved
+    /// up front): parsing each event, or a dictionary that rehashes as it grows, would delay the
+    /// next receive and be measured as the stream's latency.
+    private static func listen(_ address: String, index: Int, expecting: Int, flags: Flags) throws -> [Arrival] {
         let context = try ZMQContext()
         defer { context.terminate() }
         let socket = try context.makeSocket(.sub)
@@ -121,16 +134,26 @@ struct EventLatencyProbe: Sendable {
         try socket.subscribe(Array(EventType.userRegistered.rawValue.utf8))
         try socket.connect(address)
         flags.listening.add(1, ordering: .releasing)
-        var arrivals: [String: UInt64] = [:]
+        var arrivals: [Arrival] = []
+        arrivals.reserveCapacity(expecting + expecting / 8)
         var frames: [[UInt8]] = []
         while !flags.stop.load(ordering: .acquiring) {
             guard try socket.receiveMultipart(into: &frames) != nil, frames.count == 2 else { continue }
-            let now = MonotonicClock.nanoseconds()
-            guard let key = (try? JSONParser.parse(frames[1]))?[WireEvent.Key.key]?.stringValue, arrivals[key] == nil else { continue }
-            arrivals[key] = now
-            progress.withLock { $0[key, default: 0] += 1 }
+            arrivals.append(Arrival(at: MonotonicClock.nanoseconds(), body: frames[1]))
+            flags.heard[index].value.add(1, ordering: .releasing)
         }
         return arrivals
+    }
+
+    /// Each event's first arrival by its key (the user's id).
+    private static func arrivalsByKey(_ arrivals: [Arrival]) -> [String: UInt64] {
+        var byKey: [String: UInt64] = [:]
+        byKey.reserveCapacity(arrivals.count)
+        for arrival in arrivals {
+            guard let key = (try? JSONParser.parse(arrival.body))?[WireEvent.Key.key]?.stringValue, byKey[key] == nil else { continue }
+            byKey[key] = arrival.at
+        }
+        return byKey
     }
 
     /// Sends RegisterUser to `address` at `perSecond` for `seconds`, each request at its
