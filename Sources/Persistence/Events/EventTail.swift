@@ -11,10 +11,15 @@ import Synchronization
 final class EventTail: Sendable {
     private struct State {
         var lastSeq: Int64
-        /// Contiguous events ending at ``lastSeq`` (empty when none are held).
-        var recent: [LoggedEvent] = []
+        /// The held events, each at slot `seq % capacity`: the ``heldCount`` contiguous events
+        /// ending at ``lastSeq`` (a ring, so that holding one more costs no shift of the others).
+        var ring: [LoggedEvent?]
+        var heldCount = 0
         var waiters: [Int: Waiter] = [:]
         var nextWaiter = 0
+
+        /// The first seq held (meaningful while ``heldCount`` > 0).
+        var firstHeld: Int64 { lastSeq - Int64(heldCount) + 1 }
     }
 
     private enum Waiter {
@@ -28,8 +33,9 @@ final class EventTail: Sendable {
 
     /// A tail whose log's highest seq is `lastSeq`.
     init(lastSeq: Int64, capacity: Int = 8192) {
+        precondition(capacity > 0, "an event tail holds at least one event")
         self.capacity = capacity
-        state = Mutex(State(lastSeq: lastSeq))
+        state = Mutex(State(lastSeq: lastSeq, ring: Array(repeating: nil, count: capacity)))
     }
 
     /// The highest seq known to be committed.
@@ -42,14 +48,14 @@ final class EventTail: Sendable {
     /// the gap from the log instead of skipping it.
     func committed(_ event: LoggedEvent) {
         let waiters = state.withLock { state -> [Waiter] in
-            if event.seq == state.lastSeq + 1, state.recent.isEmpty || state.recent.last?.seq == state.lastSeq {
-                state.recent.append(event)
-                // Amortised: drop a quarter at a time, not one element per append.
-                if state.recent.count > capacity { state.recent.removeFirst(state.recent.count - capacity * 3 / 4) }
+            if event.seq > state.lastSeq {
+                state.heldCount = event.seq == state.lastSeq + 1 ? min(state.heldCount + 1, capacity) : 1
+                state.ring[slot(event.seq)] = event
+                state.lastSeq = event.seq
             } else {
-                state.recent = [event]
+                // Not after the last one: hold nothing, so readers read the log.
+                state.heldCount = 0
             }
-            state.lastSeq = max(state.lastSeq, event.seq)
             return Self.takeWaiters(&state)
         }
         Self.wake(waiters)
@@ -61,7 +67,7 @@ final class EventTail: Sendable {
             guard seq > state.lastSeq else { return [] }
             state.lastSeq = seq
             // The held window must end at lastSeq; events it lacks are read from the log.
-            state.recent = []
+            state.heldCount = 0
             return Self.takeWaiters(&state)
         }
         Self.wake(waiters)
@@ -74,9 +80,14 @@ final class EventTail: Sendable {
         while true {
             try Task.checkCancellation()
             let (last, held) = state.withLock { state -> (Int64, [LoggedEvent]?) in
-                guard state.lastSeq > after, let first = state.recent.first?.seq, first <= after + 1 else { return (state.lastSeq, nil) }
-                let start = Int(after + 1 - first)
-                return (state.lastSeq, Array(state.recent[start..<min(state.recent.count, start + limit)]))
+                guard state.lastSeq > after, state.heldCount > 0, state.firstHeld <= after + 1 else { return (state.lastSeq, nil) }
+                let end = min(state.lastSeq, after + Int64(limit))
+                var events: [LoggedEvent] = []
+                events.reserveCapacity(Int(end - after))
+                for seq in (after + 1)...end {
+                    if let event = state.ring[slot(seq)] { events.append(event) }
+                }
+                return (state.lastSeq, events)
             }
             if let held { return held }
             if last > after {
@@ -85,6 +96,11 @@ final class EventTail: Sendable {
             }
             try await waitForMore(than: max(after, last))
         }
+    }
+
+    /// Where `seq` is held in the ring.
+    private func slot(_ seq: Int64) -> Int {
+        Int(seq.magnitude % UInt64(capacity))
     }
 
     /// Returns once the highest committed seq exceeds `seq`.
