@@ -32,7 +32,7 @@ write_mix "$work/fair.mix" '{{r}}' "$svcd_endpoints"
 # in a subshell: its second line is what the subshell's children used).
 svcctl_cpu() {
     (
-        "$SVCCTL" stress --data-dir "$work/svcd" --duration "${1}s" --rate "$2" --clients "$clients" --seed 7 --no-progress --json \
+        "$SVCCTL" stress --data-dir "$work/svcd" --duration "${1}s" --rate "$2" --clients "$clients" --seed 7 --no-progress --json ${SVCCTL_ARGS:-} \
             >"$work/stress.json" 2>"$work/stress.err" || true
         times
     ) | awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.3f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'

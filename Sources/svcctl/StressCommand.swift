@@ -73,6 +73,9 @@ struct StressCommand: ParsableCommand {
     @Option(name: .long, help: "How often --samples writes a line: 10s, 1m, 500ms or seconds.")
     var sampleInterval: StressDuration = StressDuration(seconds: 10)
 
+    @Option(name: .long, help: "Milliseconds (0…50) between a load thread's wake-ups: it sends what is due and reads the replies that came together, so latencies are up to a tick high; 0 wakes for every reply and send (exact latencies, more CPU).")
+    var tickMs: Double = Double(StressPlan.defaultTickNanoseconds) / 1e6
+
     @Flag(name: .long, help: "No live progress line on stderr.")
     var noProgress = false
 
@@ -87,6 +90,7 @@ struct StressCommand: ParsableCommand {
         guard maxRefusedShare >= 0, maxRefusedShare <= 1 else { throw ValidationError("--max-refused-share must be between 0 and 1, e.g. 0.25") }
         guard (1...100_000).contains(maxOutstanding) else { throw ValidationError("--max-outstanding must be 1…100000") }
         guard duration.seconds <= 7 * 86_400 else { throw ValidationError("--duration must be at most 7 days") }
+        guard tickMs >= 0, tickMs <= 50 else { throw ValidationError("--tick-ms must be 0…50 (milliseconds; 0 wakes for every reply)") }
         guard sampleInterval.seconds >= 1, sampleInterval.seconds <= 3600 else { throw ValidationError("--sample-interval must be 1s…1h") }
         if let taxRate, Self.partsPerMillion(taxRate) == nil {
             throw ValidationError("--tax-rate must be a decimal fraction 0…1 with at most 6 decimals, e.g. 0.08")
@@ -112,7 +116,7 @@ struct StressCommand: ParsableCommand {
             let plan = StressPlan(
                 cluster: cluster, durationNanoseconds: duration.nanoseconds, rate: rate, clients: clients, threads: threads ?? StressPlan.defaultThreads(rate: rate), mix: mix, users: users,
                 maxOutstanding: maxOutstanding, seed: seed ?? UInt64.random(in: 1...UInt64.max), timeoutMilliseconds: options.timeoutMilliseconds,
-                taxPartsPerMillion: taxPartsPerMillion, resolve: !noResolve)
+                taxPartsPerMillion: taxPartsPerMillion, resolve: !noResolve, tickNanoseconds: UInt64(tickMs * 1e6))
             let line = ProgressLine(enabled: !noProgress, totalSeconds: duration.seconds)
             let outcome: StressOutcome
             do throws(LoadFailure) {
@@ -135,6 +139,7 @@ struct StressCommand: ParsableCommand {
             settings.append(key: "mix", value: .string(mix.description))
             settings.append(key: "users", value: .int(users))
             settings.append(key: "maxOutstanding", value: .int(maxOutstanding))
+            settings.append(key: "tickMs", value: .double(tickMs))
             settings.append(key: "timeoutSeconds", value: .double(options.timeout))
             settings.append(key: "seed", value: .string(String(plan.seed)))
             settings.append(key: "run", value: .string(plan.tag))

@@ -35,7 +35,7 @@ struct StressLoad {
                 index: index, clients: Array(stride(from: index, to: plan.clients, by: threads)), context: context, cluster: plan.cluster,
                 addresses: addresses, fixture: fixture, mix: plan.mix, seed: plan.seed, startNanoseconds: start, endNanoseconds: end,
                 intervalNanoseconds: interval, clientCount: plan.clients, maxOutstanding: plan.maxOutstanding,
-                timeoutNanoseconds: UInt64(plan.timeoutMilliseconds) * 1_000_000, keyPrefix: plan.keyPrefix)
+                timeoutNanoseconds: UInt64(plan.timeoutMilliseconds) * 1_000_000, tickNanoseconds: plan.tickNanoseconds, keyPrefix: plan.keyPrefix)
             outcomes.append(ThreadOutcome.spawn(named: "stress-load-\(index)") {
                 StressThread(plan: threadPlan, progress: progress).run()
             })

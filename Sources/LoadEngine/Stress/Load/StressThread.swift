@@ -241,6 +241,7 @@ struct StressThread {
 
         while true {
             var now = MonotonicClock.nanoseconds()
+            let roundStart = now
             for (instance, sockets) in connections where sockets.connectionLost() && isCurrent(instance) {
                 moveAway(from: instance, because: "connection lost")
             }
@@ -280,12 +281,12 @@ struct StressThread {
             }
             if now >= plan.endNanoseconds && (pending.isEmpty || now >= drainEnd) { break }
 
-            var waitMilliseconds = 50
-            if let nextDue {
-                // Rounded up: a send due in under a millisecond waits for it in poll rather than
-                // spinning through polls of zero (it leaves up to 1 ms late, which its latency,
-                // measured from the intended time, includes).
-                waitMilliseconds = nextDue <= now ? 0 : min(50, Int((nextDue - now + 999_999) / 1_000_000))
+            // The wait: until the next send is due, and while replies are awaited at most one
+            // tick; never less than a tick since this round began (see ``StressThreadPlan/tickNanoseconds``).
+            var wakeAt = nextDue ?? now + 50_000_000
+            if plan.tickNanoseconds > 0 {
+                if !pending.isEmpty { wakeAt = min(wakeAt, now + plan.tickNanoseconds) }
+                wakeAt = max(wakeAt, roundStart + plan.tickNanoseconds)
             }
             if pollerIsStale {
                 poller.removeAll()
@@ -299,6 +300,17 @@ struct StressThread {
                 pollerIsStale = false
             }
             do throws(ZMQError) {
+                let waitMilliseconds: Int
+                if plan.tickNanoseconds > 0 {
+                    // Sleeps through replies: those that came meanwhile are read together.
+                    MonotonicClock.sleep(until: wakeAt)
+                    waitMilliseconds = 0
+                } else {
+                    // Woken by the first reply. Rounded up: a send due in under a millisecond
+                    // waits for it in poll rather than spinning through polls of zero (it leaves
+                    // up to 1 ms late, which its latency, measured from the intended time, includes).
+                    waitMilliseconds = wakeAt <= now ? 0 : min(50, Int((wakeAt - now + 999_999) / 1_000_000))
+                }
                 guard try poller.poll(timeoutMilliseconds: waitMilliseconds) > 0 else { continue }
                 let received = MonotonicClock.nanoseconds()
                 for (index, socket) in polled.enumerated() where poller.returnedEvents(at: index).contains(.pollIn) {

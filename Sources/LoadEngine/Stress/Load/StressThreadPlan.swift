@@ -27,6 +27,9 @@ struct StressThreadPlan: Sendable {
     /// Requests one client may have waiting for replies.
     let maxOutstanding: Int
     let timeoutNanoseconds: UInt64
+    /// The thread's wake-up period (``StressPlan/tickNanoseconds``): it reads replies and sends
+    /// what is due at most once per tick, all together; 0: it wakes for each reply and send.
+    let tickNanoseconds: UInt64
     /// The start of every idempotency key of this run (unique per run).
     let keyPrefix: String
 

@@ -26,6 +26,9 @@ public struct StressPlan: Sendable {
     public let taxPartsPerMillion: Int
     /// Whether writes of unknown outcome are sent again with their keys after the load.
     public let resolve: Bool
+    /// How often a load thread wakes to send what is due and read the replies that came, all
+    /// together; 0: at each reply and each send (see ``defaultTickNanoseconds``).
+    public let tickNanoseconds: UInt64
     /// Random per run; part of every name and email the run creates.
     public let tag: String
     /// The start of every idempotency key of the run: keys never repeat, not even across runs.
@@ -34,7 +37,7 @@ public struct StressPlan: Sendable {
     /// A plan; the run's tag and key prefix are drawn at random.
     public init(
         cluster: LoadCluster, durationNanoseconds: UInt64, rate: Double, clients: Int, threads: Int, mix: StressMix, users: Int, maxOutstanding: Int,
-        seed: UInt64, timeoutMilliseconds: Int, taxPartsPerMillion: Int, resolve: Bool
+        seed: UInt64, timeoutMilliseconds: Int, taxPartsPerMillion: Int, resolve: Bool, tickNanoseconds: UInt64 = defaultTickNanoseconds
     ) {
         self.cluster = cluster
         self.durationNanoseconds = durationNanoseconds
@@ -48,6 +51,7 @@ public struct StressPlan: Sendable {
         self.timeoutMilliseconds = timeoutMilliseconds
         self.taxPartsPerMillion = taxPartsPerMillion
         self.resolve = resolve
+        self.tickNanoseconds = tickNanoseconds
         let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         self.tag = tag
         // The tag alone is short.
@@ -58,6 +62,13 @@ public struct StressPlan: Sendable {
     /// a second of the default mix on about a fifth of a core, and every further thread adds
     /// wake-ups of its own (`svcctl stress` CPU per request, Docs/BENCHMARKS.md).
     public static let ratePerThread = 8_000
+
+    /// The load threads' default tick: 1 ms. Waking once per millisecond instead of once per
+    /// reply and per send cut `svcctl stress`'s CPU per request by a third at 2,500–5,000/s
+    /// (a wake-up costs more than the request's own work; Docs/BENCHMARKS.md); replies are timed
+    /// when read, so latencies are up to a tick high, and sends leave up to a tick late (their
+    /// latency, counted from the intended time, includes it).
+    public static let defaultTickNanoseconds: UInt64 = 1_000_000
 
     /// Load threads for `rate` requests a second: one per ``ratePerThread``, at least one.
     public static func defaultThreads(rate: Double) -> Int {
