@@ -51,7 +51,11 @@ public struct SQLiteEventRepository: EventRepository {
     /// holds.
     public nonisolated(nonsending) func nextEvents(after: Int64, limit: Int) async throws -> [LoggedEvent] {
         try await store.tail.next(after: after, limit: limit) { after, limit in
-            try await store.read { db in try db.records(EventRecord.self, Self.selectAfter, [after, limit]).map { try $0.event() } }
+            // The live stream's own read, no client's request: it waits for a read thread as long
+            // as it takes rather than be refused over and over under overload.
+            try await QueueTimeExemption.exempt {
+                try await store.read { db in try db.records(EventRecord.self, Self.selectAfter, [after, limit]).map { try $0.event() } }
+            }
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Logging
 import Metrics
+import Synchronization
 import Telemetry
 
 /// The SQLite database behind the repositories: one file in WAL mode with `synchronous = FULL`,
@@ -32,6 +33,9 @@ public final class SQLiteStore: Sendable {
     private let committer: GroupCommitter
     /// Where a read from a thread not marked by ``permitBlockingReadsOnThisThread()`` runs.
     private let readExecutor: (any TaskExecutor)?
+    /// How long such a read may wait for a thread of ``readExecutor`` before it is refused.
+    private let queueTimeTarget: Duration?
+    private let readsRefused = Atomic<Int>(0)
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
     /// `clock` stamps idempotency keys' bindings (their age decides when they are forgotten) and
@@ -39,7 +43,8 @@ public final class SQLiteStore: Sendable {
     /// transaction (`nil` appends none: only for measuring what the event log costs); each group
     /// commit's size and duration go to `metrics` (by default the process-wide
     /// `MetricsSystem.factory`). A write that waited longer than `queueTimeTarget` for its group
-    /// commit is refused unrun (``RepositoryFailure/busy(reason:)``); `nil` refuses none. A full
+    /// commit is refused unrun (``RepositoryFailure/busy(reason:)``), and so is a read that waited
+    /// longer for a thread of `readExecutor`; `nil` refuses none. A full
     /// disk is logged to `logger` (at most once per ``StorageFullness/logInterval``).
     ///
     /// `readExecutor`, when given, runs the reads of callers on other threads than those marked
@@ -52,6 +57,7 @@ public final class SQLiteStore: Sendable {
         logger: Logger = Logger(label: "svc.sqlite")
     ) throws {
         self.readExecutor = readExecutor
+        self.queueTimeTarget = queueTimeTarget
         fullness = StorageFullness(place: path, logger: logger, metrics: metrics)
         self.clock = clock
         self.events = events
@@ -226,6 +232,10 @@ public final class SQLiteStore: Sendable {
     /// How many commits made how many writes durable since the store was opened.
     public var commitStatistics: GroupCommitStatistics { committer.statistics }
 
+    /// Reads refused unrun since the store was opened because they waited longer than the
+    /// queue-time target for a read thread.
+    public var refusedReads: Int { readsRefused.load(ordering: .relaxed) }
+
     /// Runs `body` on a reader connection, inside a read transaction (a consistent snapshot):
     /// right here on a thread marked by ``permitBlockingReadsOnThisThread()``, otherwise on the
     /// store's read executor or, without one, on GRDB's queues, without blocking the caller's
@@ -239,7 +249,22 @@ public final class SQLiteStore: Sendable {
     private nonisolated(nonsending) func untracedRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if Self.blockingReadsPermitted { return try readHere(body) }
         if let readExecutor {
-            return try await withTaskExecutorPreference(readExecutor) { try await self.readWithoutHop(body) }
+            // The read queues for a thread behind every endpoint's reads: under overload that wait
+            // is bounded like a commit's (a write's use case reads before it writes, and nothing
+            // is written yet).
+            guard let target = QueueTimeExemption.target(queueTimeTarget) else {
+                return try await withTaskExecutorPreference(readExecutor) { try await self.readWithoutHop(body) }
+            }
+            let refusedAfter = ContinuousClock.now + target
+            return try await withTaskExecutorPreference(readExecutor) {
+                guard ContinuousClock.now <= refusedAfter else {
+                    self.readsRefused.add(1, ordering: .relaxed)
+                    throw RepositoryFailure.busy(
+                        reason: "the read waited over the queue-time target of \(Int(target / .milliseconds(1))) ms for a read thread; nothing was written"
+                    )
+                }
+                return try await self.readWithoutHop(body)
+            }
         }
         return try await pool.read(body)
     }
