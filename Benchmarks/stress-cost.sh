@@ -10,7 +10,8 @@
 #
 # usage: Benchmarks/stress-cost.sh   (after `swift build -c release --product svcd && swift build -c release --product svcctl`)
 # environment: SVCD, SVCCTL (.build/release/…), RATES ("2500 5000 8000"), ROUNDS (2),
-#              LONG_SECONDS (8), SHORT_SECONDS (2), CLIENTS (64), CC (cc)
+#              LONG_SECONDS (8), SHORT_SECONDS (2), CLIENTS (64), CC (cc), SVCCTL_ARGS (more
+#              arguments for `svcctl stress`, e.g. "--tick-ms 0" to compare the wake-up per reply)
 set -euo pipefail
 source "$(dirname "$0")/c/common.sh"
 
