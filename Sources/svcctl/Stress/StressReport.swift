@@ -98,6 +98,18 @@ struct StressReport {
         ]))
     }
 
+    /// How the latencies were taken, for the report's latency line.
+    private var latencyBasis: String {
+        guard let tick = settings["tickMs"]?.doubleValue, tick > 0 else { return " (from the intended send time)" }
+        let ms = Self.plainNumber(tick)
+        return " (from the intended send time; replies are read every \(ms) ms, so each is up to \(ms) ms high)"
+    }
+
+    /// `value` without a trailing ".0".
+    private static func plainNumber(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
     /// The report for people.
     var text: String {
         var lines: [String] = []
@@ -115,7 +127,7 @@ struct StressReport {
             ("replies", "\(Self.grouped(tally.ok)) ok, \(Self.grouped(tally.refused)) expected refusals, \(Self.grouped(tally.transient)) transient (retryable), \(Self.grouped(tally.outcomeUnknown)) of unknown outcome, \(Self.grouped(tally.unexpected)) unexpected errors"),
             ("no answer", "\(tally.timedOut) timed out, \(late) answered late; \(tally.behind) sends delayed by the outstanding cap, \(tally.unsent) not sent (queue full)"),
             ("unknown outcomes", resolution.text),
-            ("latency", latencyLine + " (from the intended send time)"),
+            ("latency", latencyLine + latencyBasis),
         ]))
         lines.append("")
         if instances.count > 1 {
