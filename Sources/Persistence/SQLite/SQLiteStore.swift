@@ -252,12 +252,10 @@ public final class SQLiteStore: Sendable {
             // The read queues for a thread behind every endpoint's reads: under overload that wait
             // is bounded like a commit's (a write's use case reads before it writes, and nothing
             // is written yet).
-            guard let target = QueueTimeExemption.target(queueTimeTarget) else {
-                return try await withTaskExecutorPreference(readExecutor) { try await self.readWithoutHop(body) }
-            }
-            let refusedAfter = ContinuousClock.now + target
+            let target = QueueTimeExemption.target(queueTimeTarget)
+            let refusedAfter = target.map { ContinuousClock.now + $0 }
             return try await withTaskExecutorPreference(readExecutor) {
-                guard ContinuousClock.now <= refusedAfter else {
+                if let target, let refusedAfter, ContinuousClock.now > refusedAfter {
                     self.readsRefused.add(1, ordering: .relaxed)
                     throw RepositoryFailure.busy(
                         reason: "the read waited over the queue-time target of \(Int(target / .milliseconds(1))) ms for a read thread; nothing was written"
