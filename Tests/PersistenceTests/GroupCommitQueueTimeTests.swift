@@ -89,10 +89,7 @@ private func holdTheWriter(
             try finish(db)
         }
     }
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !progress.started.load(ordering: .acquiring) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
-    let started = progress.started.load(ordering: .acquiring)
-    try #require(started, "the slow write did not start")
+    try await waitUntil("the slow write holds the writer") { progress.started.load(ordering: .acquiring) }
     return slow
 }
 

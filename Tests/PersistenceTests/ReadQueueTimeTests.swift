@@ -60,10 +60,7 @@ private func holdTheReadThread(_ store: SQLiteStore, _ executor: OneThreadExecut
             Thread.sleep(forTimeInterval: seconds)
         }
     }
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !flag.started.load(ordering: .acquiring) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
-    let started = flag.started.load(ordering: .acquiring)
-    try #require(started, "the slow read did not start")
+    try await waitUntil("the slow read runs") { flag.started.load(ordering: .acquiring) }
     return slow
 }
 

@@ -1,5 +1,6 @@
 import Domain
 @testable import Persistence
+import RestaurantTesting
 import Synchronization
 import Testing
 
@@ -35,23 +36,6 @@ struct StatementBatcherTests {
             try await waitUntil("the first statement runs") { gate.withLock { $0 != nil } }
             gate.withLock { $0!.resume() }
         }
-    }
-
-    private static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(10))
-        while !condition() {
-            guard clock.now < deadline else { throw WaitTimeout(what: what) }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
-
-    private struct WaitTimeout: Error {
-        let what: String
-    }
-
-    private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        try await Self.waitUntil(what, condition)
     }
 
     @Test func aLoneWriteGoesAtOnceAndWritesArrivingMeanwhileGoTogetherNext() async throws {
