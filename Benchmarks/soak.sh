@@ -17,7 +17,8 @@
 #
 # The samples go to $OUT_DIR/soak-$STORE-$MIX.tsv (and -latency.tsv; for PostgreSQL also
 # -database.tsv: sessions active, idle in a transaction or waiting for a lock, autovacuum workers,
-# checkpoints, the oldest statement, the database's size), the drawing to $OUT_DIR/soak-$STORE-$MIX.png.
+# checkpoints, the oldest statement, the database's size, the WAL's full-page images and size so
+# far), the drawing to $OUT_DIR/soak-$STORE-$MIX.png.
 #
 # usage: Benchmarks/soak.sh     (after `swift build -c release --product svcd` and
 #        `swift build -c release --product svcctl`)
@@ -96,23 +97,29 @@ db_port=
 thread_names() { cat /proc/"$1"/task/*/comm 2>/dev/null | sort | uniq -c | awk '{ n = $1; $1 = ""; print substr($0, 2) "\t" n }'; }
 # For PostgreSQL, the database's side of each interval, to explain a stall: its client sessions
 # that are running a statement, idle inside a transaction, or waiting for a lock; autovacuum
-# workers; checkpoints so far; the oldest running statement (s); the database's size (MiB).
+# workers; checkpoints so far; the oldest running statement (s); the database's size (MiB); and
+# the WAL so far: its full-page images (a checkpoint makes the next change to each page write
+# the whole page) and its size (MiB).
 database_sample() {
     local common="count(*) FILTER (WHERE backend_type = 'client backend' AND state = 'active'),
         count(*) FILTER (WHERE state LIKE 'idle in transaction%'), count(*) FILTER (WHERE wait_event_type = 'Lock'),
         count(*) FILTER (WHERE backend_type = 'autovacuum worker'),
         coalesce(round(extract(epoch FROM max(greatest(now() - query_start, interval '0')) FILTER (WHERE backend_type = 'client backend' AND state = 'active'))::numeric, 2), 0),
         round(pg_database_size(current_database()) / 1048576.0, 1)"
-    # PostgreSQL 17 moved the checkpoint counts to pg_stat_checkpointer.
-    "$pg_bin/psql" "$pg_url" -AtF $'\t' -c "SELECT $common, (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter)
-        FROM pg_stat_activity WHERE pid <> pg_backend_pid()" 2>/dev/null \
-        || "$pg_bin/psql" "$pg_url" -AtF $'\t' -c "SELECT $common, (SELECT num_timed + num_requested FROM pg_stat_checkpointer)
-        FROM pg_stat_activity WHERE pid <> pg_backend_pid()" 2>/dev/null \
-        || printf -- '-\t-\t-\t-\t-\t-\t-\n'
+    local wal="(SELECT wal_fpi FROM pg_stat_wal), (SELECT round(wal_bytes / 1048576.0, 1) FROM pg_stat_wal)"
+    # PostgreSQL 17 moved the checkpoint counts to pg_stat_checkpointer; pg_stat_wal is 14's.
+    local checkpoints
+    for checkpoints in "checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter), $wal" \
+        "num_timed + num_requested FROM pg_stat_checkpointer), $wal" \
+        "checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter), '-', '-'"; do
+        "$pg_bin/psql" "$pg_url" -AtF $'\t' -c "SELECT $common, (SELECT $checkpoints FROM pg_stat_activity WHERE pid <> pg_backend_pid()" \
+            2>/dev/null && return
+    done
+    printf -- '-\t-\t-\t-\t-\t-\t-\t-\t-\n'
 }
 if [[ $store == postgres ]]; then
     pg_bin=$(sed -n 's/^PGDEV_BIN=//p' "$work/pg.out")
-    printf "minute\tactive\tidle_in_transaction\twaiting_for_lock\tautovacuum\toldest_statement_s\tdatabase_mib\tcheckpoints\n" >"$work/database.tsv"
+    printf "minute\tactive\tidle_in_transaction\twaiting_for_lock\tautovacuum\toldest_statement_s\tdatabase_mib\tcheckpoints\twal_full_page_images\twal_mib\n" >"$work/database.tsv"
 fi
 # The machine's busy share over the run (all processes: svcd, svcctl, PostgreSQL), from /proc/stat.
 busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
@@ -221,11 +228,14 @@ if minutes:
 if os.path.exists(sys.argv[7]):
     # The database's side: overall, and in the three intervals with the highest p99.
     database = [l.rstrip("\n").split("\t") for l in open(sys.argv[7])][1:]
-    database = [[float(v) for v in r] for r in database if "-" not in r[1:]]
+    wal = [(float(r[8]), float(r[9])) for r in database if len(r) >= 10 and "-" not in r[8:10]]
+    database = [[float(v) for v in r[:8]] for r in database if "-" not in r[1:8]]
     if database:
         print(f"database: {database[-1][7] - database[0][7]:.0f} checkpoints, at most {max(r[2] for r in database):.0f} sessions idle in a transaction, "
               f"{max(r[3] for r in database):.0f} waiting for a lock, {max(r[4] for r in database):.0f} autovacuum workers, "
               f"oldest statement {max(r[5] for r in database):.2f} s; {database[0][6]:.1f} → {database[-1][6]:.1f} MiB")
+        if wal:
+            print(f"  WAL: {wal[-1][1] - wal[0][1]:.1f} MiB written, {wal[-1][0] - wal[0][0]:.0f} full-page images")
         for r in sorted(latency[1:], key=lambda r: -float(r[1]))[:3]:
             near = min(database, key=lambda d: abs(d[0] - float(r[0])))
             print(f"  p99 {float(r[1]):.1f} ms at minute {float(r[0]):.2f}: {near[1]:.0f} active, {near[2]:.0f} idle in a transaction, "

@@ -196,6 +196,21 @@ saved() {
     sed -n "s/^$1=//p" "$env_file"
 }
 
+# How the WAL's full-page images are compressed: lz4 where the server has it (PostgreSQL 15 or
+# later built --with-lz4, as Debian's is), else pglz ("on"). After each checkpoint the first change
+# to a page writes the whole page to the WAL; svcd's indexes of random keys (idempotency keys)
+# make that most of the WAL for tens of seconds, and commits slower (Docs/OPERATIONS.md, "The
+# database").
+wal_compression_method() {
+    local major
+    major=$("$bin/postgres" --version 2>/dev/null | sed -n 's/^[^0-9]*\([0-9][0-9]*\).*/\1/p')
+    if [ "${major:-0}" -ge 15 ] && "$bin/pg_config" --configure 2>/dev/null | grep -q -- '--with-lz4'; then
+        echo lz4
+    else
+        echo on
+    fi
+}
+
 # The server's own settings (DIR/data/pgdev.conf, included by postgresql.conf).
 write_settings() {
     local port=$1 fsync=$2
@@ -208,6 +223,7 @@ write_settings() {
         echo "fsync = $fsync"
         echo "synchronous_commit = $fsync"
         echo "full_page_writes = $fsync"
+        echo "wal_compression = $(wal_compression_method)"
         echo "logging_collector = off"
         echo "log_line_prefix = '%m [%p] '"
     } >"$data/pgdev.conf"

@@ -119,7 +119,7 @@ struct ClusterCommand: AsyncParsableCommand {
         let postmaster = try server.postmasterPID()
         let settings = try await server.psql(
             "SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) FROM pg_settings WHERE name IN "
-                + "('fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method', 'shared_buffers', 'max_connections', 'commit_delay', 'wal_level')"
+                + "('fsync', 'synchronous_commit', 'full_page_writes', 'wal_compression', 'wal_sync_method', 'shared_buffers', 'max_connections', 'commit_delay', 'wal_level')"
         )
         let version = try await server.psql("SHOW server_version")
         Self.say("PostgreSQL \(version) at \(server.url) (\(server.directory)), postmaster \(postmaster): \(settings)")
