@@ -197,9 +197,10 @@ saved() {
 }
 
 # How the WAL's full-page images are compressed: lz4 where the server has it (PostgreSQL 15 or
-# later built --with-lz4, as Debian's is), else pglz ("on"). After each checkpoint the first change
-# to a page writes the whole page to the WAL; svcd's indexes of random keys (idempotency keys)
-# make that most of the WAL for tens of seconds, and commits slower (Docs/OPERATIONS.md, "The
+# later built --with-lz4, as Debian's is), else pglz ("on"). After each checkpoint and each
+# autovacuum of a large table the first change to a page writes the whole page to the WAL; with
+# svcd's writes landing all over (random users, favourites, idempotency keys) the WAL then grows
+# 2-5 times as fast for about 10 s, and commits wait for more of it (Docs/OPERATIONS.md, "The
 # database").
 wal_compression_method() {
     local major
