@@ -7,7 +7,8 @@
 # three svcd instances sharing one throwaway PostgreSQL server.
 #
 # Per step it prints: offered rate, goodput (answered and not refused, per second), p50 and p99
-# of those (ms, from the intended send time), the share refused `overloaded`, the cores svcd used
+# of those (ms, from the intended send time), the share refused `overloaded`, the longest a
+# refused request waited for its refusal (ms, from its intended send time), the cores svcd used
 # (all instances) and the cores the generator used. The knee is the highest rate whose p99 is at
 # most 50 ms with at most 1 % refused; after the steps the script runs 2× the knee (and, with
 # the popular restaurant, 0.8× the fair mix's knee) and prints the goals with their verdicts.
@@ -44,25 +45,25 @@ cpu_of() {
 }
 
 tsv="$work/mix-curve.tsv"
-printf 'series\trate\tgoodput\tp50_ms\tp99_ms\trefused_pct\tsvcd_cores\tgen_cores\n' >"$tsv"
-printf '%-10s %7s %8s %8s %8s %9s %6s %5s\n' series rate goodput "p50 ms" "p99 ms" refused svcd gen
+printf 'series\trate\tgoodput\tp50_ms\tp99_ms\trefused_pct\tsvcd_cores\tgen_cores\trefused_max_ms\n' >"$tsv"
+printf '%-10s %7s %8s %8s %8s %9s %11s %6s %5s\n' series rate goodput "p50 ms" "p99 ms" refused "refusal max" svcd gen
 
 # One step: series name, rate, mix file, svcd pids… → prints and records the row; sets
-# step_goodput, step_p99, step_refused, step_svcd.
+# step_goodput, step_p99, step_refused, step_svcd, step_refused_max.
 step() {
     local series=$1 rate=$2 mix=$3; shift 3
-    local before after offered sent ok refused other missing p50 p99 max gen seconds
+    local before after offered sent ok refused other missing p50 p99 max gen seconds refused_p99 refused_max
     before=$(cpu_of "$@")
-    read -r offered sent ok refused other missing p50 p99 max gen seconds <<<"$("$work/mixgen" "$rate" "$step_seconds" "$mix")"
+    read -r offered sent ok refused other missing p50 p99 max gen seconds refused_p99 refused_max <<<"$("$work/mixgen" "$rate" "$step_seconds" "$mix")"
     after=$(cpu_of "$@")
     local wall=$(awk -v s="$step_seconds" 'BEGIN { print s + 0.2 }')
     step_goodput=$(awk -v a="$ok" -v b="$other" -v s="$seconds" 'BEGIN { printf "%.0f", (a + b) / s }')
     step_refused=$(awk -v r="$refused" -v m="$missing" -v n="$sent" 'BEGIN { printf "%.2f", 100 * (r + m) / n }')
     step_svcd=$(awk -v a="$after" -v b="$before" -v w="$wall" 'BEGIN { printf "%.2f", (a - b) / w }')
-    step_p99=$p99
+    step_p99=$p99 step_refused_max=$refused_max
     local gen_cores=$(awk -v g="$gen" -v w="$wall" 'BEGIN { printf "%.2f", g / w }')
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$rate" "$step_goodput" "$p50" "$p99" "$step_refused" "$step_svcd" "$gen_cores" >>"$tsv"
-    printf '%-10s %7s %8s %8s %8s %8s%% %6s %5s%s\n' "$series" "$rate" "$step_goodput" "$p50" "$p99" "$step_refused" "$step_svcd" "$gen_cores" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$rate" "$step_goodput" "$p50" "$p99" "$step_refused" "$step_svcd" "$gen_cores" "$refused_max" >>"$tsv"
+    printf '%-10s %7s %8s %8s %8s %8s%% %11s %6s %5s%s\n' "$series" "$rate" "$step_goodput" "$p50" "$p99" "$step_refused" "$refused_max" "$step_svcd" "$gen_cores" \
         "$( (( missing > 0 )) && echo "  ($missing unanswered)")"
     last_gen_cores=$gen_cores
 }
@@ -114,13 +115,13 @@ curve sqlite "$work/fair.mix" "$fair_pid"
 fair_knee=$knee
 (( fair_knee > 0 )) || { echo "no rate met p99 ≤ 50 ms: no knee" >&2; exit 1; }
 step sqlite-2x $(( 2 * fair_knee )) "$work/fair.mix" "$fair_pid"
-double_goodput=$step_goodput double_p99=$step_p99
+double_goodput=$step_goodput double_p99=$step_p99 double_refused_max=$step_refused_max
 left=$(awk -v c="$cores" -v g="$knee_gen" 'BEGIN { print c - g }')
 echo
 echo "knee (fair mix, SQLite): $fair_knee/s: svcd $knee_svcd of the $left cores the generator left" \
     "($(ratio "$knee_svcd" "$left")): $(verdict "$knee_svcd / $left >= 0.8") (goal ≥ 0.80)"
 echo "at 2× the knee: goodput $double_goodput/s = $(ratio "$double_goodput" "$knee_goodput") of the knee's ($(verdict "$double_goodput / $knee_goodput >= 0.9"), goal ≥ 0.90)," \
-    "accepted p99 $double_p99 ms ($(verdict "$double_p99 <= 1000"), goal ≤ 1000)"
+    "accepted p99 $double_p99 ms ($(verdict "$double_p99 <= 1000"), goal ≤ 1000), longest wait for a refusal $double_refused_max ms"
 kill "$fair_pid"; wait "$fair_pid" 2>/dev/null || true
 
 # --- SQLite, a popular restaurant ------------------------------------------------------------

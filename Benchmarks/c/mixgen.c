@@ -12,9 +12,11 @@
 //   PAYLOAD must carry "id":"{{n}}" so replies can be matched.
 // prints one line:
 //   offered_per_s sent ok refused other missing p50_ms p99_ms max_ms gen_cpu_s seconds
+//   refused_p99_ms refused_max_ms
 //   where refused counts `overloaded` replies, other every other error (business rules, not
 //   found, …: answered, not refused), missing the requests unanswered DRAIN_SECONDS (10) after the
-//   last send; p50/p99/max are over the answered requests that were not refused.
+//   last send; p50/p99/max are over the answered requests that were not refused, refused_p99 and
+//   refused_max over the refused ones (how long a refusal kept its caller waiting).
 // Build: cc -O2 -o mixgen mixgen.c -lzmq
 #include <zmq.h>
 #include <stdio.h>
@@ -113,6 +115,7 @@ int main(int argc, char **argv) {
         if (zmq_connect(sockets[s], endpoints[s])) { perror(endpoints[s]); return 2; }
     }
     double *due = malloc(sizeof(double) * total), *latency = malloc(sizeof(double) * total);
+    double *refusal = malloc(sizeof(double) * total);
     char *answered = calloc(total, 1);
     zmq_pollitem_t items[MAX_SOCKETS];
     for (int s = 0; s < socket_count; s++) items[s] = (zmq_pollitem_t){ sockets[s], 0, ZMQ_POLLIN, 0 };
@@ -146,7 +149,7 @@ int main(int argc, char **argv) {
                 answered[seq] = 1;
                 got++;
                 if (strstr(reply, "\"ok\":true")) { ok++; latency[served++] = at - due[seq]; }
-                else if (strstr(reply, "\"code\":\"overloaded\"")) refused++;
+                else if (strstr(reply, "\"code\":\"overloaded\"")) refusal[refused++] = at - due[seq];
                 else { other++; latency[served++] = at - due[seq]; }
             }
         }
@@ -155,6 +158,9 @@ int main(int argc, char **argv) {
     qsort(latency, served, sizeof(double), cmp);
     double p50 = served ? latency[served / 2] * 1e3 : 0, p99 = served ? latency[(long)(served * 0.99)] * 1e3 : 0;
     double max = served ? latency[served - 1] * 1e3 : 0;
-    printf("%.0f %ld %ld %ld %ld %ld %.2f %.2f %.2f %.2f %.2f\n", rate, sent, ok, refused, other, total - got, p50, p99, max, cpu, seconds);
+    qsort(refusal, refused, sizeof(double), cmp);
+    double refused_p99 = refused ? refusal[(long)(refused * 0.99)] * 1e3 : 0, refused_max = refused ? refusal[refused - 1] * 1e3 : 0;
+    printf("%.0f %ld %ld %ld %ld %ld %.2f %.2f %.2f %.2f %.2f %.2f %.2f\n", rate, sent, ok, refused, other, total - got, p50, p99, max, cpu, seconds,
+           refused_p99, refused_max);
     return 0;
 }
