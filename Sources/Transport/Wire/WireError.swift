@@ -47,8 +47,8 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
             switch failure {
             case .unavailable:
                 self.init(.unavailable, "the database cannot be reached; the request had no effect, send it again later")
-            case .busy:
-                self.init(.overloaded, "the service is too busy to take this request now; it had no effect, send it again after a pause")
+            case .busy(let reason):
+                self.init(.overloaded, "the service is too busy to take this request now (\(reason)); it had no effect, send it again after a pause")
             case .storageFull:
                 self.init(.unavailable, "storage is full: the service cannot write; the request had no effect, send it again once space is freed")
             case .outcomeUnknown:
