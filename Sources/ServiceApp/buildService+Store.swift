@@ -25,10 +25,12 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
         let opened = ContinuousClock.now
         try DataDirectory.restrictStoreFiles(configuration.storePath)
         let sqlite: SQLiteStore
+        ServiceStore.sqliteReadThreads.setOverdue(after: configuration.queueTimeTarget)
         do {
             sqlite = try SQLiteStore(
                 path: configuration.storePath, clock: clock, events: events, queueTimeTarget: configuration.queueTimeTarget,
-                readExecutor: ServiceStore.sqliteReadThreads, metrics: metrics.factory, logger: logger
+                readExecutor: ServiceStore.sqliteReadThreads, readBacklog: { ServiceStore.sqliteReadThreads.oldestWait },
+                metrics: metrics.factory, logger: logger
             )
         } catch {
             throw StoreOpenFailure(description: "cannot open the SQLite store \(configuration.storePath): \(error)", reachable: true)

@@ -79,6 +79,102 @@ import Testing
         #expect(ran.filter { $0.hasPrefix("slow") } == (0...50).map { "slow-\($0)" }, "a lane runs its jobs in the order queued")
     }
 
+    /// A lane's backlog, as the endpoints' admission reads it: zero while nothing waits in it,
+    /// the age of its oldest job while jobs wait, zero again once they have run; another lane's
+    /// backlog is not its own.
+    @Test func aLanesOldestWaitIsTheAgeOfItsOldestQueuedJob() async throws {
+        let executor = BlockingReadExecutor(threads: 1, named: "test-read") {}
+        defer { executor.close() }
+        let waiting = executor.lane(named: "waiting")
+        let other = executor.lane(named: "other")
+        #expect(waiting.oldestWait == .zero)
+        let gate = DispatchSemaphore(value: 0)
+        let order = RunOrder()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask(executorPreference: other) {
+                order.names.withLock { $0.append("holder") }
+                gate.wait()
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while order.names.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            let queued = ContinuousClock.now
+            group.addTask(executorPreference: waiting) { order.names.withLock { $0.append("waiter") } }
+            while waiting.oldestWait < .milliseconds(20), ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            let seen = waiting.oldestWait
+            #expect(seen >= .milliseconds(20), "the queued job's wait shows")
+            #expect(seen <= queued.duration(to: .now), "no older than the job")
+            #expect(other.oldestWait == .zero, "the holder runs: nothing waits in its lane")
+            gate.signal()
+        }
+        #expect(order.names.withLock { $0 } == ["holder", "waiter"])
+        #expect(waiting.oldestWait == .zero)
+    }
+
+    /// Jobs that waited past the target refuse themselves in microseconds: a lane's turn takes
+    /// them together (up to 32), so a backlog of them is answered at once instead of one per
+    /// round of every lane; a job in time still takes a turn of its own.
+    @Test func aLanesTurnTakesItsOverdueJobsTogetherUpToThirtyTwo() async {
+        let executor = BlockingReadExecutor(threads: 1, named: "test-read") {}
+        defer { executor.close() }
+        executor.setOverdue(after: .milliseconds(20))
+        let backlog = executor.lane(named: "backlog")
+        let other = executor.lane(named: "other")
+        let gate = DispatchSemaphore(value: 0)
+        let order = RunOrder()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask(executorPreference: executor.lane(named: "holder")) {
+                order.names.withLock { $0.append("holder") }
+                gate.wait()
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while order.names.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            for number in 1...40 {
+                group.addTask(executorPreference: backlog) { order.names.withLock { $0.append("backlog-\(number)") } }
+            }
+            group.addTask(executorPreference: other) { order.names.withLock { $0.append("other") } }
+            // Every job queued so far is overdue.
+            while backlog.oldestWait <= .milliseconds(20), ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            gate.signal()
+        }
+        let ran = order.names.withLock { $0 }
+        #expect(ran.count == 42)
+        // One turn of the backlog: 32 overdue jobs and one more; then the other lane's turn.
+        #expect(ran.firstIndex(of: "other") == 34, "\(ran.prefix(3)) … \(ran.dropFirst(32).prefix(4))")
+        #expect(ran.filter { $0.hasPrefix("backlog") } == (1...40).map { "backlog-\($0)" })
+    }
+
+    /// A task that prefers the executor itself (a store's read from Swift's pool) keeps its
+    /// thread across calls of async functions, instead of queueing again behind the jobs that
+    /// came meanwhile (where no queue-time check would see it).
+    @Test func aTaskPreferringTheExecutorItselfIsNotQueuedAgainByAnAsyncCall() async {
+        let executor = BlockingReadExecutor(threads: 1, named: "test-read") {}
+        defer { executor.close() }
+        let order = RunOrder()
+        let started = DispatchSemaphore(value: 0), queued = DispatchSemaphore(value: 0)
+        let first = Task(executorPreference: executor) {
+            order.names.withLock { $0.append("first-before") }
+            started.signal()
+            queued.wait()
+            await asyncStep(order)
+            order.names.withLock { $0.append("first-after") }
+        }
+        await blockOnThread { started.wait() }
+        let second = Task(executorPreference: executor) { order.names.withLock { $0.append("second") } }
+        // The second task's first job is queued as it is created.
+        queued.signal()
+        await first.value
+        await second.value
+        #expect(order.names.withLock { $0 } == ["first-before", "step", "first-after", "second"])
+    }
+
     @Test func afterCloseTheThreadsEndAndLaterTasksStillRunElsewhere() async throws {
         let executor = BlockingReadExecutor(threads: 3, named: "test-read") {}
         #expect(executor.threadsServing == 3)
@@ -95,6 +191,20 @@ import Testing
             return await group.reduce(0, +)
         }
         #expect(before + after == 101)
+    }
+}
+
+/// An async function of its own (it does not suspend): entering it is where a task hops to
+/// the executor it prefers if it is not on it.
+@inline(never)
+private func asyncStep(_ order: RunOrder) async {
+    order.names.withLock { $0.append("step") }
+}
+
+/// Runs `body` on a thread of its own (it blocks), so Swift's pool is never held.
+private func blockOnThread(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread { body(); continuation.resume() }.start()
     }
 }
 

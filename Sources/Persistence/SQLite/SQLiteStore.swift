@@ -35,6 +35,9 @@ public final class SQLiteStore: Sendable {
     private let readExecutor: (any TaskExecutor)?
     /// How long such a read may wait for a thread of ``readExecutor`` before it is refused.
     private let queueTimeTarget: Duration?
+    /// How long the oldest read queued for ``readExecutor`` has waited: past the queue-time
+    /// target a read is refused before it queues.
+    private let readBacklog: (@Sendable () -> Duration)?
     private let readsRefused = Atomic<Int>(0)
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
@@ -44,7 +47,9 @@ public final class SQLiteStore: Sendable {
     /// commit's size and duration go to `metrics` (by default the process-wide
     /// `MetricsSystem.factory`). A write that waited longer than `queueTimeTarget` for its group
     /// commit is refused unrun (``RepositoryFailure/busy(reason:)``), and so is a read that waited
-    /// longer for a thread of `readExecutor`; `nil` refuses none. A full
+    /// longer for a thread of `readExecutor`, or that would queue behind one that did (as
+    /// `readBacklog` tells: how long the oldest read queued for `readExecutor` has waited); `nil`
+    /// refuses none. A full
     /// disk is logged to `logger` (at most once per ``StorageFullness/logInterval``).
     ///
     /// `readExecutor`, when given, runs the reads of callers on other threads than those marked
@@ -53,10 +58,11 @@ public final class SQLiteStore: Sendable {
     /// load: a service that must keep a fixed set of threads passes its read threads.
     public init(
         path: String, clock: any WallClock = SystemWallClock(), events: (any EventEncoding)?, queueTimeTarget: Duration? = nil,
-        readExecutor: (any TaskExecutor)? = nil, metrics: any MetricsFactory = MetricsSystem.factory,
-        logger: Logger = Logger(label: "svc.sqlite")
+        readExecutor: (any TaskExecutor)? = nil, readBacklog: (@Sendable () -> Duration)? = nil,
+        metrics: any MetricsFactory = MetricsSystem.factory, logger: Logger = Logger(label: "svc.sqlite")
     ) throws {
         self.readExecutor = readExecutor
+        self.readBacklog = readBacklog
         self.queueTimeTarget = queueTimeTarget
         fullness = StorageFullness(place: path, logger: logger, metrics: metrics)
         self.clock = clock
@@ -253,12 +259,26 @@ public final class SQLiteStore: Sendable {
             // is bounded like a commit's (a write's use case reads before it writes, and nothing
             // is written yet).
             let target = QueueTimeExemption.target(queueTimeTarget)
-            let refusedAfter = target.map { ContinuousClock.now + $0 }
+            if let target, let behind = readBacklog?(), behind > target {
+                // It would queue behind a read that has waited longer than the target already.
+                readsRefused.add(1, ordering: .relaxed)
+                throw RepositoryFailure.busy(
+                    reason: "the read threads are \(Int(behind / .milliseconds(1))) ms behind, over the queue-time target of \(Int(target / .milliseconds(1))) ms; nothing was written"
+                )
+            }
+            let refusedAfter = QueueTimeExemption.refusedAfter(queueTimeTarget)
+            if let target, let refusedAfter, ContinuousClock.now > refusedAfter {
+                // The request spent its queue-time target before it came here.
+                readsRefused.add(1, ordering: .relaxed)
+                throw RepositoryFailure.busy(
+                    reason: "the request waited over the queue-time target of \(Int(target / .milliseconds(1))) ms before its read; nothing was written"
+                )
+            }
             return try await withTaskExecutorPreference(readExecutor) {
                 if let target, let refusedAfter, ContinuousClock.now > refusedAfter {
                     self.readsRefused.add(1, ordering: .relaxed)
                     throw RepositoryFailure.busy(
-                        reason: "the read waited over the queue-time target of \(Int(target / .milliseconds(1))) ms for a read thread; nothing was written"
+                        reason: "the request waited over the queue-time target of \(Int(target / .milliseconds(1))) ms before its read ran; nothing was written"
                     )
                 }
                 return try await self.readWithoutHop(body)

@@ -14,6 +14,8 @@ import ZeroMQ
 /// work queues in a lane of its own (``lane(named:)``, one per use case), and a free thread takes
 /// the oldest job of the next lane in turn (``FairJobQueue``): a use case whose reads are slow,
 /// or flood in, delays the others by at most one of its jobs per thread, never by its backlog.
+/// Jobs that waited past the queue-time target (``setOverdue(after:)``), which refuse themselves,
+/// are taken together in their lane's turn.
 /// Jobs queued on the executor itself share one lane. The queue is bounded in effect by the
 /// endpoints' in-flight limits. After ``close()`` the jobs still queued and every later one go to
 /// the global concurrent executor (where such a store does not block), and each thread ends once
@@ -24,7 +26,7 @@ public final class BlockingReadExecutor: TaskExecutor {
     public final class Lane: TaskExecutor {
         private let queue: FairJobQueue
         private let wake: DispatchSemaphore
-        private let number: Int
+        fileprivate let number: Int
 
         fileprivate init(queue: FairJobQueue, wake: DispatchSemaphore) {
             self.queue = queue
@@ -39,6 +41,11 @@ public final class BlockingReadExecutor: TaskExecutor {
         public func enqueue(_ job: consuming ExecutorJob) {
             if queue.enqueue(job, lane: number) { wake.signal() }
         }
+
+        /// How long the oldest job queued in this lane has waited for a thread (zero when none
+        /// waits). Past the queue-time target, the lane is that far behind: a request queued now
+        /// would wait longer still, so it is refused at once instead (CoDel's sojourn time).
+        public var oldestWait: Duration { queue.oldestWait(lane: number) }
     }
 
     private let queue: FairJobQueue
@@ -63,6 +70,10 @@ public final class BlockingReadExecutor: TaskExecutor {
         self.wake = wake
         ownLane = Lane(queue: queue, wake: wake)
         threadCount = threads
+        // The own lane's jobs run as the executor's, the one its tasks prefer: run as the lane's,
+        // a task would find itself on another executor than it prefers at its next call of an
+        // async function and queue again, at the back of the lane, unbounded by any check.
+        queue.attach(asUnownedTaskExecutor(), toLane: ownLane.number)
         serving.store(threads, ordering: .relaxed)
         for number in 1...threads {
             DedicatedThread.start(named: "\(name)-\(number)") { [self] in
@@ -88,6 +99,17 @@ public final class BlockingReadExecutor: TaskExecutor {
     /// concurrent executor).
     public func enqueue(_ job: consuming ExecutorJob) {
         ownLane.enqueue(job)
+    }
+
+    /// How long the oldest job queued in the executor's own lane has waited (``Lane/oldestWait``).
+    public var oldestWait: Duration { ownLane.oldestWait }
+
+    /// The queue-time target of the requests whose reads run here: a job that waited longer is
+    /// expected to refuse itself at once, so its lane's turn takes such jobs together (up to 32)
+    /// instead of one per round of every lane. `nil` (the default): one job per turn. The
+    /// executor is shared by the process's services: the last one set is the one that holds.
+    public func setOverdue(after target: Duration?) {
+        queue.setOverdue(after: target)
     }
 
     /// Hands the queued jobs to the global concurrent executor and lets the threads end;

@@ -35,19 +35,24 @@ actor EndpointHost: RequestHandler {
     private let queueTimeTarget: Duration
 
     /// Where each request's task runs when ``concurrent``: writes, and reads without a
-    /// `readExecutor`, on the global concurrent executor; reads with one on its threads.
+    /// `readLane`, on the global concurrent executor; reads with one on its threads.
     private let taskExecutor: any TaskExecutor
+
+    /// The read lane the requests' tasks queue in, when they do: a request that finds it behind
+    /// by more than the queue-time target is refused before it queues.
+    private let admissionLane: BlockingReadExecutor.Lane?
 
     init(
         route: UseCaseRoute, outbox: ReplyOutbox, executor: SocketThreadExecutor,
-        readExecutor: (any TaskExecutor)?, queueTimeTarget: Duration, logger: Logger, callers: CallerDirectory? = nil,
+        readLane: BlockingReadExecutor.Lane?, queueTimeTarget: Duration, logger: Logger, callers: CallerDirectory? = nil,
         tracing: RequestTracing? = nil
     ) {
         self.callers = callers
         self.tracing = tracing
         self.queueTimeTarget = queueTimeTarget
         self.concurrent = route.path != .inline
-        self.taskExecutor = route.path == .write ? globalConcurrentExecutor : readExecutor ?? globalConcurrentExecutor
+        self.taskExecutor = route.path == .write ? globalConcurrentExecutor : readLane ?? globalConcurrentExecutor
+        self.admissionLane = route.path == .write ? nil : readLane
         self.executor = executor
         self.route = route
         self.outbox = outbox
@@ -74,13 +79,30 @@ actor EndpointHost: RequestHandler {
             }
             return
         }
+        // Encodes the refusals made here, before a request queues.
+        var writer = JSONWriter(capacity: 512)
         await withDiscardingTaskGroup { group in
             for await batch in requests {
                 for request in batch {
+                    // A lane whose oldest job waited past the target serves a new request later
+                    // still: refused now, it waits for nothing (the ones queued are refused at
+                    // their turn, each by its own wait).
+                    if let admissionLane, case let behind = admissionLane.oldestWait, behind > queueTimeTarget {
+                        outbox.push(refusal(request, span: request.span, reason: "its use case's queue is \(Int(behind / .milliseconds(1))) ms behind", writer: &writer))
+                        continue
+                    }
                     group.addTask(executorPreference: taskExecutor) { await self.answer(request) }
                 }
             }
         }
+    }
+
+    /// An `overloaded` reply to `inbound`, which did not run because of `reason`; `span` is what
+    /// its log lines name.
+    private nonisolated func refusal(_ inbound: InboundRequest, span: RequestSpan, reason: String, writer: inout JSONWriter) -> OutboundReply {
+        let error = WireError(
+            .overloaded, "\(reason), over the queue-time target of \(Int(queueTimeTarget / .milliseconds(1))) ms; it had no effect, send it again after a pause")
+        return OutboundReply(inbound, body: WireReply.failure(id: inbound.request.id, error: error, using: &writer), outcome: error.code, span: span)
     }
 
     /// Answers one write on its own (each write task has its own buffer).
@@ -118,8 +140,7 @@ actor EndpointHost: RequestHandler {
         let request = inbound.request
         let waited = EndpointClock.now - inbound.receivedAt
         if waited > queueTimeTarget {
-            let error = WireError(.overloaded, "the request waited \(Int(waited / .milliseconds(1))) ms for its turn, over the queue-time target of \(Int(queueTimeTarget / .milliseconds(1))) ms; it had no effect, send it again after a pause")
-            return OutboundReply(inbound, body: WireReply.failure(id: request.id, error: error, using: &writer), outcome: error.code, span: span)
+            return refusal(inbound, span: span, reason: "the request waited \(Int(waited / .milliseconds(1))) ms for its turn", writer: &writer)
         }
         if let milliseconds = request.deadlineMilliseconds, waited > .milliseconds(milliseconds) {
             let error = WireError(.deadlineExceeded, "the deadline of \(milliseconds) ms passed before the request started; it had no effect")
@@ -128,7 +149,15 @@ actor EndpointHost: RequestHandler {
         do {
             // Reads ignore a key; a write binds it (see IdempotencyClaim).
             let claim = route.path == .write ? request.idempotencyKey.map { IdempotencyClaim(key: $0, useCase: route.name, params: request.params) } : nil
-            let result = try await route.handle(request.params, claim)
+            let result: UseCaseResult
+            if concurrent {
+                // The stores refuse the request's work that would start past its target.
+                result = try await QueueDeadline.$instant.withValue(EndpointClock.instant(inbound.receivedAt + queueTimeTarget)) {
+                    try await route.handle(request.params, claim)
+                }
+            } else {
+                result = try await route.handle(request.params, claim)
+            }
             return OutboundReply(inbound, body: WireReply.success(id: request.id, result: result, using: &writer), outcome: nil, waited: waited, span: span)
         } catch let replay as IdempotentReplay {
             replayed = true
@@ -159,3 +188,4 @@ actor EndpointHost: RequestHandler {
     /// Whether the use case writes (its requests' events carry their trace).
     nonisolated var isWrite: Bool { route.path == .write }
 }
+

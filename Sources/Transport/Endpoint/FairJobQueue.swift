@@ -9,15 +9,15 @@ import Synchronization
 /// number of lanes. Once closed, jobs go to the global concurrent executor (see
 /// ``ExecutorJobQueue``).
 final class FairJobQueue: Sendable {
-    /// One lane's jobs, oldest first from `head`.
+    /// One lane's jobs, oldest first from `head`, each with when it was queued.
     private struct Lane {
         /// The executor its jobs run on (attached right after the lane is added).
         var executor: UnownedTaskExecutor?
-        var jobs: [UnownedJob] = []
+        var jobs: [(job: UnownedJob, queuedAt: ContinuousClock.Instant)] = []
         var head = 0
         var isEmpty: Bool { head == jobs.count }
 
-        mutating func takeOldest() -> UnownedJob {
+        mutating func takeOldest() -> (job: UnownedJob, queuedAt: ContinuousClock.Instant) {
             let job = jobs[head]
             head += 1
             if head == jobs.count {
@@ -31,9 +31,9 @@ final class FairJobQueue: Sendable {
             return job
         }
 
-        mutating func takeAll() -> ArraySlice<UnownedJob> {
+        mutating func takeAll() -> [UnownedJob] {
             defer { jobs = []; head = 0 }
-            return jobs[head...]
+            return jobs[head...].map(\.job)
         }
     }
 
@@ -43,6 +43,10 @@ final class FairJobQueue: Sendable {
         var ready: [Int] = []
         var readyHead = 0
         var closed = false
+        /// See ``setOverdue(after:)``.
+        var overdueAfter: Duration?
+        /// Overdue jobs taken in the current lane's turn.
+        var overdueInTurn = 0
     }
 
     private let state = Mutex(State())
@@ -64,10 +68,11 @@ final class FairJobQueue: Sendable {
     /// executor and returns `false`.
     func enqueue(_ job: consuming ExecutorJob, lane: Int) -> Bool {
         let unowned = UnownedJob(job)
+        let now = ContinuousClock.now
         let accepted = state.withLock { state in
             guard !state.closed else { return false }
             if state.lanes[lane].isEmpty { state.ready.append(lane) }
-            state.lanes[lane].jobs.append(unowned)
+            state.lanes[lane].jobs.append((unowned, now))
             return true
         }
         if !accepted {
@@ -76,14 +81,34 @@ final class FairJobQueue: Sendable {
         return accepted
     }
 
+    /// How long the oldest job queued in `lane` has waited (zero when the lane is empty): how far
+    /// behind the lane is, the wait a job queued now will at least have when every lane is busy.
+    func oldestWait(lane: Int) -> Duration {
+        guard let queuedAt = state.withLock({ state in state.lanes[lane].isEmpty ? nil : state.lanes[lane].jobs[state.lanes[lane].head].queuedAt }) else {
+            return .zero
+        }
+        return queuedAt.duration(to: .now)
+    }
+
     /// Takes the oldest job of the next lane in turn, if any lane has one, with the executor it
     /// runs on.
     func takeNext() -> (job: UnownedJob, executor: UnownedTaskExecutor)? {
-        state.withLock { state in
+        let now = ContinuousClock.now
+        return state.withLock { state in
             guard state.readyHead < state.ready.count else { return nil }
             let lane = state.ready[state.readyHead]
+            let (job, queuedAt) = state.lanes[lane].takeOldest()
+            if let overdueAfter = state.overdueAfter, queuedAt.duration(to: now) > overdueAfter,
+                state.overdueInTurn < Self.overdueJobsPerTurn, !state.lanes[lane].isEmpty
+            {
+                // Waited past the target: it will refuse itself, in microseconds. The lane keeps
+                // its turn, so a backlog of such jobs is answered at once instead of one per
+                // round of every lane (seconds behind a few slow lanes).
+                state.overdueInTurn += 1
+                return (job, state.lanes[lane].executor!)
+            }
+            state.overdueInTurn = 0
             state.readyHead += 1
-            let job = state.lanes[lane].takeOldest()
             // Still has jobs: its turn comes again after every other lane with jobs.
             if !state.lanes[lane].isEmpty { state.ready.append(lane) }
             if state.readyHead == state.ready.count {
@@ -96,6 +121,18 @@ final class FairJobQueue: Sendable {
             // Attached before the lane was handed out (see attach).
             return (job, state.lanes[lane].executor!)
         }
+    }
+
+    /// How many jobs that waited past ``setOverdue(after:)`` one turn of a lane may take besides
+    /// its one job: enough to answer a backlog quickly, few enough that jobs which turn out not
+    /// to refuse themselves (a read exempt from the target) cannot hold up the other lanes long.
+    static let overdueJobsPerTurn = 32
+
+    /// Jobs that waited longer than `after` are expected to refuse themselves (the queue-time
+    /// target): a lane's turn takes them together, up to ``overdueJobsPerTurn``, before its one
+    /// job in time. `nil`: every job is one turn.
+    func setOverdue(after: Duration?) {
+        state.withLock { $0.overdueAfter = after }
     }
 
     /// Closes the queue and hands the jobs still in it to the global concurrent executor;

@@ -43,7 +43,7 @@ public final class UseCaseEndpoint: Service, Sendable {
         ) { outbox, executor in
             EndpointHost(
                 route: route, outbox: outbox, executor: executor,
-                readExecutor: readLane, queueTimeTarget: configuration.queueTimeTarget, logger: logger, callers: callers,
+                readLane: readLane, queueTimeTarget: configuration.queueTimeTarget, logger: logger, callers: callers,
                 tracing: tracing
             )
         }
