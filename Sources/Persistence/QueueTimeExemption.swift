@@ -1,5 +1,3 @@
-import Telemetry
-
 /// Whether the current task's writes are held to the stores' queue-time target. They are,
 /// except inside ``exempt(_:)``: seeding the sample data set at start-up is no client's request,
 /// and a seeding write refused `busy` (a slow first commit, a new database connection opened
@@ -19,15 +17,5 @@ public enum QueueTimeExemption {
     /// `target` unless the current task is exempt.
     static func target(_ target: Duration?) -> Duration? {
         isExempt ? nil : target
-    }
-
-    /// When an operation that queues now is refused unrun: `target` from now, or the request's
-    /// own ``Telemetry/QueueDeadline`` if that comes first; `nil` (never) when the current task is
-    /// exempt or there is no target.
-    static func refusedAfter(_ target: Duration?) -> ContinuousClock.Instant? {
-        guard let target = self.target(target) else { return nil }
-        let own = ContinuousClock.now + target
-        guard let deadline = QueueDeadline.instant else { return own }
-        return min(own, deadline)
     }
 }

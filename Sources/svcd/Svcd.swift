@@ -66,7 +66,7 @@ struct Svcd: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Requests each use case may have taken and not yet answered; beyond that, requests are answered overloaded at once.")
     var maxInFlight: Int = ServiceConfiguration().maxInFlight
 
-    @Option(name: .long, parsing: .unconditional, help: "Milliseconds a request may wait, from its receipt, for its turn (in its endpoint's queue, for a read thread, a commit or a database connection); one that waited longer is answered overloaded, with no effect.")
+    @Option(name: .long, parsing: .unconditional, help: "Milliseconds a request may wait for its turn (in its endpoint's queue, for a read thread, a commit or a database connection); one that waited longer is answered overloaded, with no effect.")
     var queueTimeTarget: Int = Int(ServiceConfiguration().queueTimeTarget / .milliseconds(1))
 
     @Option(name: .long, parsing: .unconditional, help: "Keep events in the event log at least this many hours, a whole number of at least 1 (default 168: seven days).")

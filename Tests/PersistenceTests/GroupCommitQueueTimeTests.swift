@@ -4,7 +4,6 @@ import GRDB
 @testable import Persistence
 import RestaurantTesting
 import Synchronization
-import Telemetry
 import Testing
 
 /// Overload bounded by time in the SQLite store: a write that has waited longer than the
@@ -49,35 +48,6 @@ import Testing
 }
 
 extension GroupCommitQueueTimeTests {
-    /// The target bounds a request's waits together, not each on its own: a write whose request
-    /// spent its target before it came to the store is refused unrun, however long the store's
-    /// own target; one whose request has time left is written.
-    @Test func aWriteOfARequestPastItsDeadlineIsRefusedBusyAndWritesNothing() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.path + "/store.sqlite", events: nil, queueTimeTarget: .seconds(10))
-        try await store.write { db in try db.execute(sql: "CREATE TABLE probe (n INTEGER NOT NULL)") }
-        let ran = Atomic<Int>(0)
-        var outcome = "written"
-        do {
-            try await QueueDeadline.$instant.withValue(ContinuousClock.now - .milliseconds(1)) {
-                try await store.write { db in
-                    ran.add(1, ordering: .relaxed)
-                    try db.execute(sql: "INSERT INTO probe (n) VALUES (1)")
-                }
-            }
-        } catch let failure as RepositoryFailure {
-            if case .busy(let reason) = failure, reason.contains("queue-time target of 10000 ms") { outcome = "busy" } else { outcome = "\(failure)" }
-        }
-        #expect(outcome == "busy")
-        #expect(ran.load(ordering: .relaxed) == 0)
-        #expect(store.commitStatistics.refused == 1)
-        try await QueueDeadline.$instant.withValue(ContinuousClock.now + .seconds(10)) {
-            try await store.write { db in try db.execute(sql: "INSERT INTO probe (n) VALUES (2)") }
-        }
-        #expect(try await store.read { db in try Int.fetchAll(db, sql: "SELECT n FROM probe") } == [2])
-        try await store.close()
-    }
-
     /// Seeding is no client's request: its writes wait behind a slow commit as long as it takes
     /// (a refused seeding write would stop svcd from starting).
     @Test func exemptWritesWaitPastTheTargetAndAreWritten() async throws {

@@ -3,7 +3,6 @@ import Foundation
 @testable import Persistence
 import SvcdTestSupport
 import Synchronization
-import Telemetry
 import Testing
 import Transport
 
@@ -79,31 +78,6 @@ import Transport
         for id in refusedWrites { #expect(try await users.user(id: id) == nil, "\(id) was refused busy yet stored") }
         #expect(try await users.insert(User(id: UserID("u-after"), name: "After", email: EmailAddress("after@example.com")!, joinedAt: Timestamp(millisecondsSinceEpoch: 0))) != .notFound)
         #expect(store.isReachable)
-        await store.close()
-    }
-
-    /// The target bounds a request's waits together: an operation of a request that spent its
-    /// target before it came to the store is refused busy at once, unrun, however idle the pool.
-    @Test func anOperationOfARequestPastItsDeadlineIsBusyAtOnceAndWritesNothing() async throws {
-        let server = try #require(PostgresSuite.current)
-        var configuration = PostgresStore.Configuration(url: try PostgresURL(parsing: try await server.createDatabase()))
-        configuration.queueTimeTarget = .seconds(10)
-        let store = PostgresStore(configuration: configuration, events: WireEventEncoding(), logger: .init(label: "tests.postgres"))
-        store.start()
-        try await store.migrate()
-        let users = PostgresUserRepository(store: store)
-        let user = User(id: UserID("u-late"), name: "Late", email: EmailAddress("late@example.com")!, joinedAt: Timestamp(millisecondsSinceEpoch: 0))
-        var outcome = "stored"
-        do {
-            _ = try await QueueDeadline.$instant.withValue(ContinuousClock.now - .milliseconds(1)) { try await users.insert(user) }
-        } catch let failure as RepositoryFailure {
-            if case .busy(let reason) = failure, reason.contains("before its database operation") { outcome = "busy" } else { outcome = "\(failure)" }
-        }
-        #expect(outcome == "busy")
-        #expect(try await users.user(id: user.id) == nil, "refused busy yet stored")
-        #expect(store.isReachable)
-        _ = try await QueueDeadline.$instant.withValue(ContinuousClock.now + .seconds(10)) { try await users.insert(user) }
-        #expect(try await users.user(id: user.id) != nil)
         await store.close()
     }
 }

@@ -4,7 +4,6 @@ import Foundation
 @testable import Persistence
 import RestaurantTesting
 import Synchronization
-import Telemetry
 import Testing
 
 /// Overload bounded by time for the reads a write's use case makes (PlaceOrder reads the items
@@ -62,32 +61,6 @@ import Testing
         backlog.withLock { $0 = .milliseconds(50) }
         #expect(try await store.read { db in try Int.fetchOne(db, sql: "SELECT 3") } == 3)
         #expect(store.refusedReads == 1)
-        try await store.close()
-        executor.stop()
-    }
-
-    /// A read of a request that spent its queue-time target before it came to the store is
-    /// refused unrun, without queueing for a read thread; one with time left is served.
-    @Test func aReadOfARequestPastItsDeadlineIsRefusedBeforeItQueues() async throws {
-        let directory = try TemporaryDirectory()
-        let executor = OneThreadExecutor()
-        let store = try SQLiteStore(path: directory.path + "/store.sqlite", events: nil, queueTimeTarget: .seconds(10), readExecutor: executor)
-        let ran = Atomic<Int>(0)
-        var outcome = "read"
-        do {
-            _ = try await QueueDeadline.$instant.withValue(ContinuousClock.now - .milliseconds(1)) {
-                try await store.read { db in ran.add(1, ordering: .relaxed); return try Int.fetchOne(db, sql: "SELECT 1") }
-            }
-        } catch let failure as RepositoryFailure {
-            if case .busy(let reason) = failure, reason.contains("before its read;") { outcome = "busy" } else { outcome = "\(failure)" }
-        }
-        #expect(outcome == "busy")
-        #expect(ran.load(ordering: .relaxed) == 0)
-        #expect(store.refusedReads == 1)
-        let served = try await QueueDeadline.$instant.withValue(ContinuousClock.now + .seconds(10)) {
-            try await store.read { db in try Int.fetchOne(db, sql: "SELECT 2") }
-        }
-        #expect(served == 2)
         try await store.close()
         executor.stop()
     }

@@ -660,15 +660,7 @@ public final class PostgresStore: Service, Sendable {
         // changed hands wait the whole connection wait (ok p99 1 s instead of 0.3 s). The wait
         // ends in busy when other operations succeeded meanwhile (the database answers, this one
         // did not get a turn), else in unavailable (they hang on a database going away).
-        var target = QueueTimeExemption.target(configuration.queueTimeTarget)
-        if let own = target, let refusedAfter = QueueTimeExemption.refusedAfter(own) {
-            // The request's own deadline may come first (its waits before this one count).
-            let left = ContinuousClock.now.duration(to: refusedAfter)
-            guard left > .zero else {
-                throw RepositoryFailure.busy(reason: "the request waited over the queue-time target of \(Int(own / .milliseconds(1))) ms before its database operation; nothing was written")
-            }
-            target = left
-        }
+        let target = QueueTimeExemption.target(configuration.queueTimeTarget)
         let busy = lossWatch.operationsRunning > 0
         let successesBefore = successes.load(ordering: .relaxed)
         let waitLimit = connectLimit ?? (busy ? min(configuration.connectionWait, target ?? configuration.connectionWait) : configuration.connectionWait)

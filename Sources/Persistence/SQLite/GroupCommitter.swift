@@ -113,7 +113,7 @@ final class GroupCommitter: Sendable {
     ) async throws -> (value: T, timing: CommitTiming) {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(value: T, timing: CommitTiming), any Error>) in
             let write = PendingWrite(
-                refusedAfter: QueueTimeExemption.refusedAfter(queueTimeTarget),
+                refusedAfter: QueueTimeExemption.target(queueTimeTarget).map { ContinuousClock.now + $0 },
                 perform: { db, alone in
                     let result: Result<T, any Error>
                     if alone {
@@ -214,7 +214,7 @@ final class GroupCommitter: Sendable {
         let overdue = batch.filter { $0.refusedAfter.map { now > $0 } ?? false }
         guard !overdue.isEmpty else { return batch }
         state.withLock { $0.statistics.refused += overdue.count }
-        let reason = "the request waited over the queue-time target of \(Int(queueTimeTarget / .milliseconds(1))) ms before its commit; nothing was written"
+        let reason = "the write waited over the queue-time target of \(Int(queueTimeTarget / .milliseconds(1))) ms for a commit; nothing was written"
         for write in overdue { write.fail(RepositoryFailure.busy(reason: reason)) }
         return batch.filter { $0.refusedAfter.map { now <= $0 } ?? true }
     }

@@ -266,19 +266,12 @@ public final class SQLiteStore: Sendable {
                     reason: "the read threads are \(Int(behind / .milliseconds(1))) ms behind, over the queue-time target of \(Int(target / .milliseconds(1))) ms; nothing was written"
                 )
             }
-            let refusedAfter = QueueTimeExemption.refusedAfter(queueTimeTarget)
-            if let target, let refusedAfter, ContinuousClock.now > refusedAfter {
-                // The request spent its queue-time target before it came here.
-                readsRefused.add(1, ordering: .relaxed)
-                throw RepositoryFailure.busy(
-                    reason: "the request waited over the queue-time target of \(Int(target / .milliseconds(1))) ms before its read; nothing was written"
-                )
-            }
+            let refusedAfter = target.map { ContinuousClock.now + $0 }
             return try await withTaskExecutorPreference(readExecutor) {
                 if let target, let refusedAfter, ContinuousClock.now > refusedAfter {
                     self.readsRefused.add(1, ordering: .relaxed)
                     throw RepositoryFailure.busy(
-                        reason: "the request waited over the queue-time target of \(Int(target / .milliseconds(1))) ms before its read ran; nothing was written"
+                        reason: "the read waited over the queue-time target of \(Int(target / .milliseconds(1))) ms for a read thread; nothing was written"
                     )
                 }
                 return try await self.readWithoutHop(body)

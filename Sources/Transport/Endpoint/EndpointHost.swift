@@ -149,15 +149,7 @@ actor EndpointHost: RequestHandler {
         do {
             // Reads ignore a key; a write binds it (see IdempotencyClaim).
             let claim = route.path == .write ? request.idempotencyKey.map { IdempotencyClaim(key: $0, useCase: route.name, params: request.params) } : nil
-            let result: UseCaseResult
-            if concurrent {
-                // The stores refuse the request's work that would start past its target.
-                result = try await QueueDeadline.$instant.withValue(EndpointClock.instant(inbound.receivedAt + queueTimeTarget)) {
-                    try await route.handle(request.params, claim)
-                }
-            } else {
-                result = try await route.handle(request.params, claim)
-            }
+            let result = try await route.handle(request.params, claim)
             return OutboundReply(inbound, body: WireReply.success(id: request.id, result: result, using: &writer), outcome: nil, waited: waited, span: span)
         } catch let replay as IdempotentReplay {
             replayed = true
