@@ -63,9 +63,7 @@ import Testing
                 gate.wait()
             }
             let deadline = ContinuousClock.now + .seconds(10)
-            while order.names.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
+            await poll(until: deadline) { !order.names.withLock { $0.isEmpty } }
             for number in 1...50 {
                 group.addTask(executorPreference: slow) { order.names.withLock { $0.append("slow-\(number)") } }
             }
@@ -96,14 +94,10 @@ import Testing
                 gate.wait()
             }
             let deadline = ContinuousClock.now + .seconds(10)
-            while order.names.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
+            await poll(until: deadline) { !order.names.withLock { $0.isEmpty } }
             let queued = ContinuousClock.now
             group.addTask(executorPreference: waiting) { order.names.withLock { $0.append("waiter") } }
-            while waiting.oldestWait < .milliseconds(20), ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
+            await poll(until: deadline) { waiting.oldestWait >= .milliseconds(20) }
             let seen = waiting.oldestWait
             #expect(seen >= .milliseconds(20), "the queued job's wait shows")
             #expect(seen <= queued.duration(to: .now), "no older than the job")
@@ -131,17 +125,13 @@ import Testing
                 gate.wait()
             }
             let deadline = ContinuousClock.now + .seconds(10)
-            while order.names.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
+            await poll(until: deadline) { !order.names.withLock { $0.isEmpty } }
             for number in 1...40 {
                 group.addTask(executorPreference: backlog) { order.names.withLock { $0.append("backlog-\(number)") } }
             }
             group.addTask(executorPreference: other) { order.names.withLock { $0.append("other") } }
             // Every job queued so far is overdue.
-            while backlog.oldestWait <= .milliseconds(20), ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
+            await poll(until: deadline) { backlog.oldestWait > .milliseconds(20) }
             gate.signal()
         }
         let ran = order.names.withLock { $0 }
@@ -205,6 +195,13 @@ private func asyncStep(_ order: RunOrder) async {
 private func blockOnThread(_ body: @escaping @Sendable () -> Void) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         Thread { body(); continuation.resume() }.start()
+    }
+}
+
+/// Checks `condition` every millisecond until it holds or `deadline` passes.
+private func poll(until deadline: ContinuousClock.Instant, _ condition: () -> Bool) async {
+    while !condition(), ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(1))
     }
 }
 
