@@ -46,7 +46,7 @@ struct StressCommand: ParsableCommand {
     @Option(name: .long, help: "Concurrent clients, each with its own schedule, requests and instance.")
     var clients: Int = 64
 
-    @Option(name: .long, help: "Threads the clients are spread over; a thread's clients share its sockets (a DEALER per use case per instance). Default: one per \(StressPlan.ratePerThread) requests/s of --rate.")
+    @Option(name: .long, help: "Threads the clients are spread over; a thread's clients share its connections (one per use case per instance). Default: one per \(StressPlan.ratePerThread) requests/s of --rate.")
     var threads: Int?
 
     @Option(name: .long, help: ArgumentHelp("Weights of the operation kinds.", valueName: StressMix.syntax))
@@ -75,6 +75,9 @@ struct StressCommand: ParsableCommand {
 
     @Option(name: .long, help: "Milliseconds (0…50) between a load thread's wake-ups: it sends what is due and reads the replies that came together, so latencies are up to a tick high; 0 wakes for every reply and send (exact latencies, more CPU).")
     var tickMs: Double = Double(StressPlan.defaultTickNanoseconds) / 1e6
+
+    @Option(name: .long, help: "How the load threads connect: zmtp (each thread speaks ZMTP over TCP itself: no other thread woken per request; taken when every endpoint is plain tcp:// without CURVE and --tick-ms is above 0, else libzmq) or libzmq (DEALER sockets).")
+    var transport: StressTransport = .zmtp
 
     @Flag(name: .long, help: "No live progress line on stderr.")
     var noProgress = false
@@ -116,7 +119,8 @@ struct StressCommand: ParsableCommand {
             let plan = StressPlan(
                 cluster: cluster, durationNanoseconds: duration.nanoseconds, rate: rate, clients: clients, threads: threads ?? StressPlan.defaultThreads(rate: rate), mix: mix, users: users,
                 maxOutstanding: maxOutstanding, seed: seed ?? UInt64.random(in: 1...UInt64.max), timeoutMilliseconds: options.timeoutMilliseconds,
-                taxPartsPerMillion: taxPartsPerMillion, resolve: !noResolve, tickNanoseconds: UInt64(tickMs * 1e6))
+                taxPartsPerMillion: taxPartsPerMillion, resolve: !noResolve, tickNanoseconds: UInt64(tickMs * 1e6),
+                transport: transport)
             let line = ProgressLine(enabled: !noProgress, totalSeconds: duration.seconds)
             let outcome: StressOutcome
             do throws(LoadFailure) {
@@ -140,6 +144,7 @@ struct StressCommand: ParsableCommand {
             settings.append(key: "users", value: .int(users))
             settings.append(key: "maxOutstanding", value: .int(maxOutstanding))
             settings.append(key: "tickMs", value: .double(tickMs))
+            settings.append(key: "transport", value: .string(outcome.load.transport.rawValue))
             settings.append(key: "timeoutSeconds", value: .double(options.timeout))
             settings.append(key: "seed", value: .string(String(plan.seed)))
             settings.append(key: "run", value: .string(plan.tag))

@@ -85,6 +85,7 @@ extension StressSuite {
         private func expectCleanAndConsistent(_ outcome: ToolOutcome, _ report: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) throws {
             #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(6000))", sourceLocation: sourceLocation)
             #expect(report["clean"] == true, sourceLocation: sourceLocation)
+            #expect(report["settings"]?["transport"]?.stringValue == "zmtp", "plain TCP: the load threads speak ZMTP", sourceLocation: sourceLocation)
             #expect(report["violations"]?.intValue == 0, "\(report["invariants"]?.description ?? "no invariants")", sourceLocation: sourceLocation)
             let load = try #require(report["load"], sourceLocation: sourceLocation)
             #expect(load["unexpectedErrors"]?.intValue == 0, sourceLocation: sourceLocation)

@@ -29,6 +29,7 @@ extension StressSuite {
                 #expect(run.status == 0, "a clean run over CURVE: \(run.stderr.suffix(2000))")
                 let ok = report["useCases"]?.objectValue?.reduce(0) { $0 + ($1.value["ok"]?.intValue ?? 0) } ?? 0
                 #expect(ok > 100, "requests answered ok over CURVE: \(ok)")
+                #expect(report["settings"]?["transport"]?.stringValue == "libzmq", "CURVE is libzmq's")
             } catch {
                 await child.stop()
                 throw error

@@ -32,11 +32,16 @@ extension StressSuite {
         }
 
         @Test(arguments: [
-            // The second wakes for every reply (`--tick-ms 0`), the first once a millisecond (the default).
-            (clients: 64, users: 64, rate: 1500, seed: "11", mix: "read=52,favorite=15,review=10,order=12,cancel=3,restock=3,register=5", tickMs: nil),
-            (clients: 96, users: 128, rate: 1000, seed: "12", mix: "read=25,favorite=25,review=15,order=20,cancel=5,restock=5,register=5", tickMs: "0"),
+            // The first wakes once a millisecond and speaks ZMTP itself (the defaults); the second
+            // wakes for every reply (`--tick-ms 0`), which only libzmq's sockets do; the third
+            // ticks over libzmq.
+            (clients: 64, users: 64, rate: 1500, seed: "11", mix: "read=52,favorite=15,review=10,order=12,cancel=3,restock=3,register=5", tickMs: nil, transport: nil, used: "zmtp"),
+            (clients: 96, users: 128, rate: 1000, seed: "12", mix: "read=25,favorite=25,review=15,order=20,cancel=5,restock=5,register=5", tickMs: "0", transport: nil, used: "libzmq"),
+            (clients: 64, users: 64, rate: 1000, seed: "13", mix: "read=40,favorite=20,review=10,order=15,cancel=5,restock=5,register=5", tickMs: nil, transport: "libzmq", used: "libzmq"),
         ])
-        func stressRunAgainstTheSampleDataIsClean(clients: Int, users: Int, rate: Int, seed: String, mix: String, tickMs: String?) async throws {
+        func stressRunAgainstTheSampleDataIsClean(
+            clients: Int, users: Int, rate: Int, seed: String, mix: String, tickMs: String?, transport: String?, used: String
+        ) async throws {
             try await withSvcd(seed: true) { child in
                 _ = try await child.endpoints()
                 // A generous reply timeout: CI runs this next to other suites on two cores, and a late
@@ -47,10 +52,11 @@ extension StressSuite {
                     // The rate is the test's choice, not the service's measure: under
                     // ThreadSanitizer most of it is refused, which is not what this test checks.
                     "--max-refused-share", "1",
-                ] + (tickMs.map { ["--tick-ms", $0] } ?? []))
+                ] + (tickMs.map { ["--tick-ms", $0] } ?? []) + (transport.map { ["--transport", $0] } ?? []))
                 #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)\nreport:\n\(outcome.stdout.prefix(6000))")
                 #expect(report["clean"] == true)
                 #expect(report["settings"]?["tickMs"]?.doubleValue == Double(tickMs ?? "1"))
+                #expect(report["settings"]?["transport"]?.stringValue == used)
                 #expect(report["violations"]?.intValue == 0, "\(report["invariants"]?.description ?? "no invariants")")
                 let load = try #require(report["load"])
                 let sent = try #require(load["sent"]?.intValue)
@@ -79,7 +85,7 @@ extension StressSuite {
             ["--mix", "read=1,teleport=2"], ["--mix", "read=0"], ["--duration", "0s"], ["--duration", "soon"], ["--rate", "0"],
             ["--clients", "0"], ["--threads", "0"], ["--threads", "65"], ["--users", "1"], ["--tax-rate", "8%"],
             ["--sample-interval", "0.5"], ["--sample-interval", "2h"], ["--samples", "/nonexistent/samples.jsonl"],
-            ["--tick-ms", "-1"], ["--tick-ms", "51"], ["--tick-ms", "nan"], ["--tick-ms", "1ms"],
+            ["--tick-ms", "-1"], ["--tick-ms", "51"], ["--tick-ms", "nan"], ["--tick-ms", "1ms"], ["--transport", "udp"],
         ])
         func stressRefusesBadArgumentsAsUsageErrors(_ arguments: [String]) async throws {
             let outcome = try await runTool(try ExecutableLocator.svcctl(), ["stress", "--data-dir", "/nonexistent"] + arguments, timeout: 30)

@@ -25,6 +25,7 @@ struct StressLoad {
         }
         defer { context.terminate() }
 
+        let transport = plan.transport(forAddresses: addresses)
         let progress = StressProgress(threads: threads)
         let interval = 1e9 * Double(plan.clients) / plan.rate
         let start = MonotonicClock.nanoseconds() + 200_000_000  // time for every thread to connect
@@ -35,7 +36,8 @@ struct StressLoad {
                 index: index, clients: Array(stride(from: index, to: plan.clients, by: threads)), context: context, cluster: plan.cluster,
                 addresses: addresses, fixture: fixture, mix: plan.mix, seed: plan.seed, startNanoseconds: start, endNanoseconds: end,
                 intervalNanoseconds: interval, clientCount: plan.clients, maxOutstanding: plan.maxOutstanding,
-                timeoutNanoseconds: UInt64(plan.timeoutMilliseconds) * 1_000_000, tickNanoseconds: plan.tickNanoseconds, keyPrefix: plan.keyPrefix)
+                timeoutNanoseconds: UInt64(plan.timeoutMilliseconds) * 1_000_000, tickNanoseconds: plan.tickNanoseconds, transport: transport,
+                keyPrefix: plan.keyPrefix)
             outcomes.append(ThreadOutcome.spawn(named: "stress-load-\(index)") {
                 StressThread(plan: threadPlan, progress: progress).run()
             })
@@ -56,6 +58,7 @@ struct StressLoad {
 
         var result = StressLoadResult()
         result.startNanoseconds = start
+        result.transport = transport
         result.instances = [StressTally](repeating: StressTally(), count: plan.cluster.instances.count)
         result.tally = last.tally
         var perUseCase: [UseCaseName: StressUseCaseStats] = [:]

@@ -19,6 +19,8 @@ public struct StressLoadResult: Sendable {
     public var instances: [StressTally] = []
     /// The schedule's origin on the monotonic clock.
     public var startNanoseconds: UInt64 = 0
+    /// How the load threads connected.
+    public var transport = StressTransport.libzmq
     /// What the clients were told, for the checks.
     var ledger = StressLedger()
     /// Writes whose outcome no client knows.

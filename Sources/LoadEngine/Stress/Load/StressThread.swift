@@ -37,10 +37,11 @@ struct StressThread {
         let cluster = plan.cluster
         var outcome = StressThreadOutcome(instanceCount: cluster.instances.count)
         let useCases = StressWorkload.useCases(for: plan.mix)
-        var connections: [Int: InstanceSockets] = [:]
+        var connections: [Int: any InstanceLink] = [:]
         defer { for connection in connections.values { connection.close() } }
+        // Without a tick the thread waits in one poll on every link's sockets; the sockets in
+        // the poller's order, to read only those it reports readable.
         let poller = ZMQPoller()
-        // The sockets in the poller's order, to read only those it reports readable.
         var polled: [ZMQSocket] = []
         var pollerIsStale = true
         var delta = StressTally()
@@ -70,13 +71,23 @@ struct StressThread {
             clients[client].current = next
         }
 
-        func connection(to instance: Int) throws(ZMQError) -> InstanceSockets {
+        func connection(to instance: Int) throws(ZMQError) -> any InstanceLink {
             if let open = connections[instance] { return open }
-            let opened = try InstanceSockets(
-                instance: instance, context: plan.context, addresses: plan.addresses[instance] ?? [:], credentials: cluster.instances[instance].credentials,
-                useCases: useCases,
-                sendHighWaterMark: Int32(clamping: plan.maxOutstanding * clients.count * 2),
-                monitorEndpoint: cluster.canFailOver ? "inproc://stress-thread-\(plan.index)-instance-\(instance)" : nil)
+            let addresses = plan.addresses[instance] ?? [:]
+            let opened: any InstanceLink
+            switch plan.transport {
+            case .zmtp:
+                opened = ZMTPInstanceLink(
+                    instance: instance, addresses: addresses.compactMapValues(ZMTPAddress.init), useCases: useCases,
+                    timeoutMilliseconds: Int(min(plan.timeoutNanoseconds / 1_000_000, 1_000)), maxMessageBytes: StressThreadPlan.maxReplyBytes,
+                    queueLimitBytes: StressThreadPlan.maxQueuedRequestBytes)
+            case .libzmq:
+                opened = try ZMQInstanceLink(
+                    instance: instance, context: plan.context, addresses: addresses, credentials: cluster.instances[instance].credentials,
+                    useCases: useCases,
+                    sendHighWaterMark: Int32(clamping: plan.maxOutstanding * clients.count * 2),
+                    monitorEndpoint: cluster.canFailOver ? "inproc://stress-thread-\(plan.index)-instance-\(instance)" : nil)
+            }
             connections[instance] = opened
             pollerIsStale = true
             return opened
@@ -210,21 +221,23 @@ struct StressThread {
                 clients[client].sequence += 1
                 let instance = clients[client].current, number = clients[client].sequence
                 let id = PacedClient.requestId(client: clients[client].index, number: number)
-                let sockets: InstanceSockets
+                let link: any InstanceLink
                 do throws(ZMQError) {
-                    sockets = try connection(to: instance)
+                    link = try connection(to: instance)
                 } catch {
                     outcome.failure = "load thread \(plan.index): cannot connect to instance \(cluster.instances[instance].name): \(error)"
                     return nil
                 }
-                guard let socket = sockets.byUseCase[request.useCase] else { continue }
                 let key = request.isWrite ? clients[client].keyPrefix + String(number) : nil
                 let envelope = WireEnvelope.request(id: String(id), params: request.params, idempotencyKey: key)
-                do throws(ZMQError) {
-                    try socket.sendMultipart([[], envelope.encoded()], dontWait: true)
-                } catch {
-                    // The socket's queue is full (requests that timed out while the service was
-                    // gone may still sit in it): never sent, so it has no effect; counted.
+                switch link.send(envelope.encoded(), to: request.useCase) {
+                case .queued:
+                    break
+                case .noEndpoint:
+                    continue
+                case .notSent:
+                    // The link's queue is full or its connection down: never sent, so it has no
+                    // effect; counted.
                     count(instance) { $0.unsent += 1 }
                     continue
                 }
@@ -252,6 +265,7 @@ struct StressThread {
                 if outcome.failure != nil { break }
             }
             if outcome.failure != nil { break }
+            for link in connections.values { link.flush() }
 
             // Requests unanswered for the timeout are given up on (a late reply still counts).
             if now - lastExpiryScan >= 50_000_000 || now >= drainEnd {
@@ -288,39 +302,41 @@ struct StressThread {
                 if !pending.isEmpty { wakeAt = min(wakeAt, now + plan.tickNanoseconds) }
                 wakeAt = max(wakeAt, roundStart + plan.tickNanoseconds)
             }
-            if pollerIsStale {
-                poller.removeAll()
-                polled.removeAll(keepingCapacity: true)
-                for sockets in connections.values {
-                    for socket in sockets.dealers {
-                        poller.add(socket)
-                        polled.append(socket)
-                    }
+            /// Checks a reply's frames and handles its body.
+            func take(_ frames: [[UInt8]], at received: UInt64) {
+                guard frames.count == 2, frames[0].isEmpty else {
+                    outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply of \(frames.count) frames instead of [empty, body]"))
+                    return
                 }
-                pollerIsStale = false
+                handle(frames[1], at: received)
             }
             do throws(ZMQError) {
-                let waitMilliseconds: Int
                 if plan.tickNanoseconds > 0 {
                     // Sleeps through replies: those that came meanwhile are read together.
                     MonotonicClock.sleep(until: wakeAt)
-                    waitMilliseconds = 0
-                } else {
-                    // Woken by the first reply. Rounded up: a send due in under a millisecond
-                    // waits for it in poll rather than spinning through polls of zero (it leaves
-                    // up to 1 ms late, which its latency, measured from the intended time, includes).
-                    waitMilliseconds = wakeAt <= now ? 0 : min(50, Int((wakeAt - now + 999_999) / 1_000_000))
+                    let received = MonotonicClock.nanoseconds()
+                    for link in connections.values { try link.receiveArrived { take($0, at: received) } }
+                    continue
                 }
+                if pollerIsStale {
+                    poller.removeAll()
+                    polled.removeAll(keepingCapacity: true)
+                    for link in connections.values {
+                        for socket in link.pollableSockets {
+                            poller.add(socket)
+                            polled.append(socket)
+                        }
+                    }
+                    pollerIsStale = false
+                }
+                // Woken by the first reply. Rounded up: a send due in under a millisecond waits
+                // for it in poll rather than spinning through polls of zero (it leaves up to 1 ms
+                // late, which its latency, measured from the intended time, includes).
+                let waitMilliseconds = wakeAt <= now ? 0 : min(50, Int((wakeAt - now + 999_999) / 1_000_000))
                 guard try poller.poll(timeoutMilliseconds: waitMilliseconds) > 0 else { continue }
                 let received = MonotonicClock.nanoseconds()
                 for (index, socket) in polled.enumerated() where poller.returnedEvents(at: index).contains(.pollIn) {
-                    while try socket.receiveMultipart(into: &frames, dontWait: true) != nil {
-                        guard frames.count == 2, frames[0].isEmpty else {
-                            outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply of \(frames.count) frames instead of [empty, body]"))
-                            continue
-                        }
-                        handle(frames[1], at: received)
-                    }
+                    while try socket.receiveMultipart(into: &frames, dontWait: true) != nil { take(frames, at: received) }
                 }
             } catch {
                 if error == .interrupted { continue }

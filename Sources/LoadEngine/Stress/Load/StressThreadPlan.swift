@@ -30,8 +30,17 @@ struct StressThreadPlan: Sendable {
     /// The thread's wake-up period (``StressPlan/tickNanoseconds``): it reads replies and sends
     /// what is due at most once per tick, all together; 0: it wakes for each reply and send.
     let tickNanoseconds: UInt64
+    /// How the thread's links connect: ``StressTransport/zmtp`` only when every instance can
+    /// take it (see ``StressPlan/transport(forAddresses:)``).
+    let transport: StressTransport
     /// The start of every idempotency key of this run (unique per run).
     let keyPrefix: String
+
+    /// The largest reply a ZMTP link takes (a larger one ends its connection).
+    static let maxReplyBytes = 64 << 20
+    /// Request bytes a ZMTP link's connection holds while the socket takes no more (then sends
+    /// are counted not sent, as a full libzmq queue).
+    static let maxQueuedRequestBytes = 16 << 20
 
     /// The intended time of client `client`'s send number `slot` (from 0).
     func intendedTime(client: Int, slot: Int) -> UInt64 {

@@ -1,3 +1,5 @@
+import WireContract
+
 /// Everything a stress run needs to know: where, how hard, how long and what to send.
 public struct StressPlan: Sendable {
     /// The instances (one, or several sharing one store).
@@ -29,6 +31,9 @@ public struct StressPlan: Sendable {
     /// How often a load thread wakes to send what is due and read the replies that came, all
     /// together; 0: at each reply and each send (see ``defaultTickNanoseconds``).
     public let tickNanoseconds: UInt64
+    /// How the load threads connect, when every instance can take it (see
+    /// ``transport(forAddresses:)``).
+    public let preferredTransport: StressTransport
     /// Random per run; part of every name and email the run creates.
     public let tag: String
     /// The start of every idempotency key of the run: keys never repeat, not even across runs.
@@ -37,7 +42,8 @@ public struct StressPlan: Sendable {
     /// A plan; the run's tag and key prefix are drawn at random.
     public init(
         cluster: LoadCluster, durationNanoseconds: UInt64, rate: Double, clients: Int, threads: Int, mix: StressMix, users: Int, maxOutstanding: Int,
-        seed: UInt64, timeoutMilliseconds: Int, taxPartsPerMillion: Int, resolve: Bool, tickNanoseconds: UInt64 = defaultTickNanoseconds
+        seed: UInt64, timeoutMilliseconds: Int, taxPartsPerMillion: Int, resolve: Bool, tickNanoseconds: UInt64 = defaultTickNanoseconds,
+        transport: StressTransport = .zmtp
     ) {
         self.cluster = cluster
         self.durationNanoseconds = durationNanoseconds
@@ -52,6 +58,7 @@ public struct StressPlan: Sendable {
         self.taxPartsPerMillion = taxPartsPerMillion
         self.resolve = resolve
         self.tickNanoseconds = tickNanoseconds
+        self.preferredTransport = transport
         let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         self.tag = tag
         // The tag alone is short.
@@ -69,6 +76,15 @@ public struct StressPlan: Sendable {
     /// when read, so latencies are up to a tick high, and sends leave up to a tick late (their
     /// latency, counted from the intended time, includes it).
     public static let defaultTickNanoseconds: UInt64 = 1_000_000
+
+    /// The transport the load threads use with `addresses` (each instance's, by use case):
+    /// ``StressTransport/zmtp`` when preferred, the threads tick, no instance needs CURVE and
+    /// every address is a plain `tcp://HOST:PORT`; otherwise ``StressTransport/libzmq``.
+    public func transport(forAddresses addresses: [[UseCaseName: String]?]) -> StressTransport {
+        guard preferredTransport == .zmtp, tickNanoseconds > 0, cluster.instances.allSatisfy({ $0.credentials == nil }) else { return .libzmq }
+        let all = addresses.compactMap { $0 }.flatMap(\.values)
+        return all.allSatisfy { ZMTPAddress($0) != nil } ? .zmtp : .libzmq
+    }
 
     /// Load threads for `rate` requests a second: one per ``ratePerThread``, at least one.
     public static func defaultThreads(rate: Double) -> Int {

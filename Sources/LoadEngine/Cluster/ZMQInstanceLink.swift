@@ -1,17 +1,18 @@
 import WireContract
 import ZeroMQ
 
-/// One paced client's connections to one svcd instance: a DEALER per use case and, when the run
-/// can move clients to another instance, a monitor on one of them that reports when the
-/// connection drops (svcd killed or stopped). Used on the client's own thread only.
-final class InstanceSockets {
-    /// The instance's index in the cluster.
+/// An ``InstanceLink`` through libzmq: a DEALER per use case and, when the run can move clients
+/// to another instance, a monitor on one of them that reports when the connection drops (svcd
+/// killed or stopped). Used on its load thread only.
+final class ZMQInstanceLink: InstanceLink {
     let instance: Int
     /// The DEALER of each use case.
-    private(set) var byUseCase: [UseCaseName: ZMQSocket] = [:]
+    private var byUseCase: [UseCaseName: ZMQSocket] = [:]
     /// Every DEALER, in creation order (for polling).
     private(set) var dealers: [ZMQSocket] = []
     private var monitor: ZMQSocket?
+    private let poller = ZMQPoller()
+    private var frames: [[UInt8]] = []
 
     /// Connects a DEALER to each of `useCases` that has an address; with `monitorEndpoint`, also
     /// watches the first one's connection. On failure, whatever was opened is closed.
@@ -35,12 +36,36 @@ final class InstanceSockets {
                 }
                 dealers.append(socket)
                 byUseCase[useCase] = socket
+                poller.add(socket)
             }
         } catch {
             close()
             throw error
         }
     }
+
+    func send(_ body: [UInt8], to useCase: UseCaseName) -> InstanceLinkSend {
+        guard let socket = byUseCase[useCase] else { return .noEndpoint }
+        do throws(ZMQError) {
+            try socket.sendMultipart([[], body], dontWait: true)
+            return .queued
+        } catch {
+            // The socket's queue is full (requests that timed out while the service was gone may
+            // still sit in it).
+            return .notSent
+        }
+    }
+
+    func flush() {}
+
+    func receiveArrived(_ reply: ([[UInt8]]) -> Void) throws(ZMQError) {
+        guard try poller.poll(timeoutMilliseconds: 0) > 0 else { return }
+        for (index, socket) in dealers.enumerated() where poller.returnedEvents(at: index).contains(.pollIn) {
+            while try socket.receiveMultipart(into: &frames, dontWait: true) != nil { reply(frames) }
+        }
+    }
+
+    var pollableSockets: [ZMQSocket] { dealers }
 
     /// Whether the watched connection dropped since the last call (never without a monitor).
     func connectionLost() -> Bool {
@@ -52,10 +77,10 @@ final class InstanceSockets {
         return lost
     }
 
-    /// Closes every socket (replies still on their way are dropped).
     func close() {
         monitor?.close()
         monitor = nil
+        poller.removeAll()
         for socket in dealers { socket.close() }
         dealers.removeAll()
         byUseCase.removeAll()

@@ -1,0 +1,5 @@
+import ArgumentParser
+import LoadEngine
+
+/// `--transport zmtp|libzmq`.
+extension StressTransport: ExpressibleByArgument {}
