@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# What the load generator `svcctl stress` costs per request, against the C open-loop generator
-# (Benchmarks/c/mixgen.c, one thread, only libzmq) at the same offered rates, in alternating runs
-# against one `svcd --seed-sample` on SQLite (release builds, the same two cores).
+# What the load generator `svcctl stress` costs per request, against two C open-loop generators
+# of the same mix at the same offered rates, in alternating runs against one `svcd --seed-sample`
+# on SQLite (release builds, the same two cores): Benchmarks/c/mixgen.c (one thread over libzmq,
+# woken per reply) and Benchmarks/c/zmtpgen.c (one thread speaking ZMTP itself, a 1 ms tick:
+# svcctl's own design, in C, so the floor of that design).
 #
 # svcctl's CPU of the load alone is the difference of a long and a short run (set-up and
-# invariant checks cancel out) divided by the difference of their requests; mixgen's is what it
-# measures itself (getrusage over its send/receive loop) divided by its requests. Each rate and
-# round prints both, their ratio, and the verdict on the goal (svcctl ≤ 30 µs of CPU per request).
+# invariant checks cancel out) divided by the difference of their requests; the C generators' is
+# what they measure themselves (getrusage over their send/receive loop) divided by their requests.
+# Each rate and round prints the three, svcctl's ratio to zmtpgen, and the verdict on the goal
+# (svcctl ≤ 30 µs of CPU per request).
 #
 # usage: Benchmarks/stress-cost.sh   (after `swift build -c release --product svcd && swift build -c release --product svcctl`)
 # environment: SVCD, SVCCTL (.build/release/…), RATES ("2500 5000 8000"), ROUNDS (2),
@@ -26,6 +29,7 @@ long=${LONG_SECONDS:-8} short=${SHORT_SECONDS:-2}
 clients=${CLIENTS:-64}
 
 ${CC:-cc} -O2 -o "$work/mixgen" "$here/mixgen.c" -lzmq
+${CC:-cc} -O2 -o "$work/zmtpgen" "$here/zmtpgen.c"
 start_svcd "$work/svcd"
 write_mix "$work/fair.mix" '{{r}}' "$svcd_endpoints"
 
@@ -41,16 +45,21 @@ svcctl_cpu() {
 
 echo "$(machine_line); commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "svcctl stress: $clients clients, default threads; CPU per request of the load phase (${long} s − ${short} s runs)"
-printf '%-6s %6s %12s %12s %8s %8s  %s\n' round rate "mixgen µs" "svcctl µs" "ratio" "goal" "svcctl's run"
+printf '%-6s %6s %10s %10s %10s %8s %7s  %s\n' round rate "mixgen µs" "zmtpgen µs" "svcctl µs" "/zmtpgen" "goal" "svcctl's run"
+# CPU µs per request of C generator $1 at $2 requests/s for the long run.
+generator_us() {
+    read -r _ sent _ _ _ _ _ _ _ gen_cpu _ <<<"$("$1" "$2" "$long" "$work/fair.mix" 1)"
+    awk -v c="$gen_cpu" -v n="$sent" 'BEGIN { printf "%.1f", c / n * 1e6 }'
+}
 for round in $(seq "$rounds"); do
     for rate in "${rates[@]}"; do
-        read -r _ sent _ _ _ _ _ _ _ gen_cpu _ <<<"$("$work/mixgen" "$rate" "$long" "$work/fair.mix" 1)"
-        mixgen_us=$(awk -v c="$gen_cpu" -v n="$sent" 'BEGIN { printf "%.1f", c / n * 1e6 }')
+        mixgen_us=$(generator_us "$work/mixgen" "$rate")
+        zmtpgen_us=$(generator_us "$work/zmtpgen" "$rate")
         long_cpu=$(svcctl_cpu "$long" "$rate")
         clean=$(grep -Eq '"clean": *true' "$work/stress.json" && echo clean || echo "NOT CLEAN")
         short_cpu=$(svcctl_cpu "$short" "$rate")
         svcctl_us=$(awk -v a="$long_cpu" -v b="$short_cpu" -v r="$rate" -v l="$long" -v s="$short" 'BEGIN { printf "%.1f", (a - b) / (r * (l - s)) * 1e6 }')
-        printf '%-6s %6s %12s %12s %8s %8s  %s\n' "$round" "$rate" "$mixgen_us" "$svcctl_us" "$(ratio "$svcctl_us" "$mixgen_us")" \
+        printf '%-6s %6s %10s %10s %10s %8s %7s  %s\n' "$round" "$rate" "$mixgen_us" "$zmtpgen_us" "$svcctl_us" "$(ratio "$svcctl_us" "$zmtpgen_us")" \
             "$(awk -v u="$svcctl_us" 'BEGIN { print (u <= 30) ? "met" : "MISSED" }')" "$clean"
     done
 done
