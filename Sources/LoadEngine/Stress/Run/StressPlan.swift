@@ -66,7 +66,7 @@ public struct StressPlan: Sendable {
     }
 
     /// The requests a second one load thread is given by default: a thread sends and reads 8,000
-    /// a second of the default mix on about a fifth of a core, and every further thread adds
+    /// a second of the default mix on about 0.15 of a core (over ZMTP), and every further thread adds
     /// wake-ups of its own (`svcctl stress` CPU per request, Docs/BENCHMARKS.md).
     public static let ratePerThread = 8_000
 
