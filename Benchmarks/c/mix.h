@@ -83,6 +83,9 @@ static const struct kind *pick(void) {
 }
 
 
+// A string literal and its length without the terminating NUL, for memmem.
+#define PATTERN(literal) literal, sizeof(literal) - 1
+
 // Reply bookkeeping: latencies of the answered requests that were not refused, and of refusals.
 struct tally { double *due, *latency, *refusal; char *answered; long got, ok, refused, other, served; };
 
@@ -94,13 +97,13 @@ static void tally_init(struct tally *t, long total) {
 
 // Counts the reply `reply` (`len` bytes) received at `at`, of the `sent` requests so far.
 static void tally_reply(struct tally *t, const char *reply, size_t len, long sent, double at) {
-    const char *id = memmem(reply, len, "\"id\":\"", 6);
+    const char *id = memmem(reply, len, PATTERN("\"id\":\""));
     long seq = id ? strtol(id + 6, NULL, 10) : -1;
     if (seq < 0 || seq >= sent || t->answered[seq]) return;
     t->answered[seq] = 1;
     t->got++;
-    if (memmem(reply, len, "\"ok\":true", 9)) { t->ok++; t->latency[t->served++] = at - t->due[seq]; }
-    else if (memmem(reply, len, "\"code\":\"overloaded\"", 20)) t->refusal[t->refused++] = at - t->due[seq];
+    if (memmem(reply, len, PATTERN("\"ok\":true"))) { t->ok++; t->latency[t->served++] = at - t->due[seq]; }
+    else if (memmem(reply, len, PATTERN("\"code\":\"overloaded\""))) t->refusal[t->refused++] = at - t->due[seq];
     else { t->other++; t->latency[t->served++] = at - t->due[seq]; }
 }
 
