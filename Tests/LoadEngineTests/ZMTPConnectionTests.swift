@@ -56,6 +56,40 @@ struct ZMTPConnectionTests {
         #expect(replies == bodies.map { [[], $0.reversed()] })
     }
 
+    @Test func aPeerThatStopsReadingBoundsTheQueueAndGetsEveryRequestWhenItReadsAgain() throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let (router, address) = try Self.router(in: context) { router in
+            try router.setReceiveHighWaterMark(1)
+            try router.setReceiveBufferSize(16_384)
+        }
+        defer { router.close() }
+        let queueLimit = 256 << 10
+        let connection = try ZMTPConnection(connectingTo: address, timeoutMilliseconds: 5_000, maxMessageBytes: 1 << 20, queueLimitBytes: queueLimit)
+        defer { connection.close() }
+
+        // The router reads nothing meanwhile: its queue and both kernel buffers fill, then the
+        // connection's own queue, which takes no more past its limit.
+        let body = [UInt8](repeating: 0x61, count: 1_000)
+        var queued = 0
+        let deadline = ContinuousClock.now + .seconds(10)
+        while connection.queueRequest(Array("\(queued)-".utf8) + body) {
+            queued += 1
+            try connection.flush()
+            try #require(ContinuousClock.now < deadline, "the queue never filled")
+        }
+        #expect(connection.hasUnwrittenBytes)
+        #expect(queued * body.count < queueLimit + 64 << 20, "bounded by the limit and the buffers")
+
+        // Reading again, the router gets every request, in order, and nothing else.
+        for number in 0..<queued {
+            try connection.flush()
+            let request = try router.receiveMultipart()
+            #expect(request.last == Array("\(number)-".utf8) + body)
+        }
+        #expect(!connection.hasUnwrittenBytes)
+    }
+
     @Test func theRoutersHeartbeatsAreAnsweredSoItKeepsTheConnection() throws {
         let context = try ZMQContext()
         defer { context.terminate() }

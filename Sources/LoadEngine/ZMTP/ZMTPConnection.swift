@@ -82,6 +82,10 @@ final class ZMTPConnection {
         if written == outbound.count {
             outbound.removeAll(keepingCapacity: true)
             written = 0
+        } else if written >= 65_536, written * 2 >= outbound.count {
+            // A peer that never quite catches up must not keep what was written alive.
+            outbound.removeSubrange(0..<written)
+            written = 0
         }
     }
 
