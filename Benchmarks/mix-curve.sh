@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The mix curve: an open-loop C load (Benchmarks/c/mixgen.c, one thread, latency from each
-# request's intended send time) of a fair mix of 14 use cases, 55 % reads and 45 % writes, at
-# stepped rates against one `svcd --seed-sample` on SQLite; then the same with a popular
-# restaurant (r-000001 given POPULAR_REVIEWS reviews first, and every GetReviews and
-# CalculateRestaurantScore of the mix asking for it); with PG=1 also the fair mix spread over
-# three svcd instances sharing one throwaway PostgreSQL server.
+# The mix curve: an open-loop C load (one thread, latency from each request's intended send
+# time: Benchmarks/c/zmtpgen.c, which speaks ZMTP itself on a 1 ms tick, so that it takes about
+# a quarter of the CPU that Benchmarks/c/mixgen.c over libzmq (GENERATOR=mixgen) takes from svcd
+# on the same two cores; latencies are up to a tick high) of a fair mix of
+# 14 use cases, 55 % reads and 45 % writes, at stepped rates against one `svcd --seed-sample` on
+# SQLite; then the same with a popular restaurant (r-000001 given POPULAR_REVIEWS reviews first,
+# and every GetReviews and CalculateRestaurantScore of the mix asking for it); with PG=1 also
+# the fair mix spread over three svcd instances sharing one throwaway PostgreSQL server.
 #
 # Per step it prints: offered rate, goodput (answered and not refused, per second), p50 and p99
 # of those (ms, from the intended send time), the share refused `overloaded`, the longest a
@@ -18,7 +20,8 @@
 # environment: SVCD (.build/release/svcd), RATES ("1000 2000 3000 4000 5000 6000 7000 8000 10000
 #              12000"), STEP_SECONDS (8), POPULAR_REVIEWS (100000), PG (unset: SQLite only; 1:
 #              also PostgreSQL; only: PostgreSQL only, keeping the SQLite rows of OUT_DIR's table),
-#              PG_RATES ("250 500 750 1000 1250 1500 2000 3000"), OUT_DIR (Docs), CC (cc)
+#              PG_RATES ("250 500 750 1000 1250 1500 2000 3000"), OUT_DIR (Docs), CC (cc),
+#              GENERATOR (zmtpgen; or mixgen)
 set -euo pipefail
 source "$(dirname "$0")/c/common.sh"
 
@@ -32,7 +35,12 @@ out_dir=${OUT_DIR:-$here/../../Docs}
 ticks=$(getconf CLK_TCK)
 cores=$(nproc)
 
-${CC:-cc} -O2 -o "$work/mixgen" "$here/mixgen.c" -lzmq
+generator=${GENERATOR:-zmtpgen}
+case $generator in
+    mixgen) ${CC:-cc} -O2 -o "$work/mixgen" "$here/mixgen.c" -lzmq ;;
+    zmtpgen) ${CC:-cc} -O2 -o "$work/zmtpgen" "$here/zmtpgen.c" ;;
+    *) echo "GENERATOR must be mixgen or zmtpgen" >&2; exit 2 ;;
+esac
 ${CC:-cc} -O2 -o "$work/loadgen_curve" "$here/loadgen_curve.c" -lzmq
 
 # CPU seconds of the processes $@ so far (a pid that is gone counts 0). With DB_USER set, also
@@ -54,7 +62,7 @@ step() {
     local series=$1 rate=$2 mix=$3; shift 3
     local before after offered sent ok refused other missing p50 p99 max gen seconds refused_p99 refused_max
     before=$(cpu_of "$@")
-    read -r offered sent ok refused other missing p50 p99 max gen seconds refused_p99 refused_max <<<"$("$work/mixgen" "$rate" "$step_seconds" "$mix")"
+    read -r offered sent ok refused other missing p50 p99 max gen seconds refused_p99 refused_max <<<"$("$work/$generator" "$rate" "$step_seconds" "$mix")"
     after=$(cpu_of "$@")
     local wall=$(awk -v s="$step_seconds" 'BEGIN { print s + 0.2 }')
     step_goodput=$(awk -v a="$ok" -v b="$other" -v s="$seconds" 'BEGIN { printf "%.0f", (a + b) / s }')
@@ -101,7 +109,7 @@ knee_holds() { awk -v p="$step_p99" -v r="$step_refused" 'BEGIN { exit !(p <= 50
 
 verdict() { awk "BEGIN { exit !($1) }" && echo met || echo MISSED; }
 
-echo "$(machine_line); commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown); $step_seconds s per step"
+echo "$(machine_line); commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown); $step_seconds s per step; $generator"
 
 if [[ ${PG:-} == only ]]; then
     # Keep the SQLite series of the last full run in the table and the drawing.
