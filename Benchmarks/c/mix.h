@@ -83,6 +83,19 @@ static const struct kind *pick(void) {
 }
 
 
+// The command line both generators take, "RATE SECONDS MIXFILE [DRAIN_SECONDS]" (the mix is
+// read here); exits with status 2 on a bad one. `total` is the requests to send.
+struct run { double rate, seconds, drain; long total; };
+
+static struct run parse_run(int argc, char **argv, const char *name) {
+    if (argc < 4) { fprintf(stderr, "usage: %s RATE SECONDS MIXFILE [DRAIN_SECONDS]\n", name); exit(2); }
+    struct run run = { atof(argv[1]), atof(argv[2]), argc > 4 ? atof(argv[4]) : 10, 0 };
+    read_mix(argv[3]);
+    run.total = (long)(run.rate * run.seconds);
+    if (run.rate <= 0 || run.total <= 0) { fprintf(stderr, "RATE and SECONDS must be positive\n"); exit(2); }
+    return run;
+}
+
 // A string literal and its length without the terminating NUL, for memmem.
 #define PATTERN(literal) literal, sizeof(literal) - 1
 

@@ -25,11 +25,9 @@
 static void *sockets[MAX_SOCKETS];
 
 int main(int argc, char **argv) {
-    if (argc < 4) { fprintf(stderr, "usage: mixgen RATE SECONDS MIXFILE [DRAIN_SECONDS]\n"); return 2; }
-    double rate = atof(argv[1]), seconds = atof(argv[2]), drain = argc > 4 ? atof(argv[4]) : 10;
-    read_mix(argv[3]);
-    long total = (long)(rate * seconds);
-    if (rate <= 0 || total <= 0) { fprintf(stderr, "RATE and SECONDS must be positive\n"); return 2; }
+    struct run run = parse_run(argc, argv, "mixgen");
+    double rate = run.rate, seconds = run.seconds, drain = run.drain;
+    long total = run.total;
     void *ctx = zmq_ctx_new();
     int zero = 0;
     for (int s = 0; s < socket_count; s++) {

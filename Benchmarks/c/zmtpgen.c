@@ -120,11 +120,9 @@ static void receive(int s, struct tally *tally, long sent, double at) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) { fprintf(stderr, "usage: zmtpgen RATE SECONDS MIXFILE [DRAIN_SECONDS]\n"); return 2; }
-    double rate = atof(argv[1]), seconds = atof(argv[2]), drain = argc > 4 ? atof(argv[4]) : 10;
-    read_mix(argv[3]);
-    long total = (long)(rate * seconds);
-    if (rate <= 0 || total <= 0) { fprintf(stderr, "RATE and SECONDS must be positive\n"); return 2; }
+    struct run run = parse_run(argc, argv, "zmtpgen");
+    double rate = run.rate, seconds = run.seconds, drain = run.drain;
+    long total = run.total;
     struct pollfd polled[MAX_SOCKETS];
     for (int s = 0; s < socket_count; s++) {
         fds[s] = connect_zmtp(endpoints[s]);
