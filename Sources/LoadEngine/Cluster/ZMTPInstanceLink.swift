@@ -28,7 +28,8 @@ final class ZMTPInstanceLink: InstanceLink {
     private var retryInterval: [UseCaseName: UInt64] = [:]
     private var dropped = false
     private var pollSet: [pollfd] = []
-    private var polled: [ZMTPConnection] = []
+    /// The connections in `pollSet`'s order, with their use cases.
+    private var polled: [(useCase: UseCaseName, connection: ZMTPConnection)] = []
     private var pollSetIsStale = true
     private let timeoutMilliseconds: Int
     private let maxMessageBytes: Int
@@ -90,20 +91,15 @@ final class ZMTPInstanceLink: InstanceLink {
 
     func receiveArrived(_ reply: ([[UInt8]]) -> Void) throws(ZMQError) {
         if pollSetIsStale {
-            polled = Array(connections.values)
-            pollSet = polled.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+            polled = connections.map { ($0.key, $0.value) }
+            pollSet = polled.map { pollfd(fd: $0.connection.descriptor, events: Int16(POLLIN), revents: 0) }
             pollSetIsStale = false
         }
         guard !pollSet.isEmpty else { return }
         let ready = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 0) }
         guard ready > 0 else { return }
         for (index, entry) in pollSet.enumerated() where entry.revents != 0 {
-            let connection = polled[index]
-            do throws(ZMTPFailure) {
-                try connection.receive(reply)
-            } catch {
-                if let useCase = connections.first(where: { $0.value === connection })?.key { drop(useCase) }
-            }
+            do throws(ZMTPFailure) { try polled[index].connection.receive(reply) } catch { drop(polled[index].useCase) }
         }
     }
 
