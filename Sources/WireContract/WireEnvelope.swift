@@ -76,11 +76,28 @@ public enum WireEnvelope {
     /// make them by the million): `{"v":1,"id":"<id>","params":<paramsJSON>}`, with
     /// `idempotencyKey` before `params` when given. `id` and the key must need no escaping.
     public static func requestBytes(id: String, paramsJSON: String, idempotencyKey: String? = nil) -> [UInt8] {
-        var text = "{\"\(Key.version.name)\":\(version),\"\(Key.id.name)\":\"\(id)\","
-        if let idempotencyKey { text += "\"\(Key.idempotencyKey.name)\":\"\(idempotencyKey)\"," }
-        text += "\"\(Key.params.name)\":\(paramsJSON)}"
-        return Array(text.utf8)
+        requestBytes(id: id, params: Array(paramsJSON.utf8), idempotencyKey: idempotencyKey)
     }
+
+    /// ``requestBytes(id:paramsJSON:idempotencyKey:)`` with `params` as UTF-8 bytes already.
+    public static func requestBytes(id: String, params: [UInt8], idempotencyKey: String? = nil) -> [UInt8] {
+        var bytes = requestPrefix
+        bytes.reserveCapacity(requestPrefix.count + id.utf8.count + (idempotencyKey.map { $0.utf8.count + keyBeforeValue.count } ?? 0) + paramsAfterId.count + params.count + 1)
+        bytes.append(contentsOf: id.utf8)
+        if let idempotencyKey {
+            bytes.append(contentsOf: keyBeforeValue)
+            bytes.append(contentsOf: idempotencyKey.utf8)
+        }
+        bytes.append(contentsOf: paramsAfterId)
+        bytes.append(contentsOf: params)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    /// What ``requestBytes(id:params:idempotencyKey:)`` writes after the id to start the key.
+    private static let keyBeforeValue = Array("\",\"\(Key.idempotencyKey.name)\":\"".utf8)
+    /// What it writes after the id (or the key) up to the params.
+    private static let paramsAfterId = Array("\",\"\(Key.params.name)\":".utf8)
 
     /// The bytes every request made by ``requestBytes(id:paramsJSON:idempotencyKey:)`` starts
     /// with, up to the id's first character: `{"v":1,"id":"`.
@@ -89,6 +106,10 @@ public enum WireEnvelope {
     /// The bytes that follow the id's closing quote in every success reply the service sends:
     /// `,"ok":true`.
     public static let successAfterId = Array(",\"\(Key.ok.name)\":true".utf8)
+
+    /// The bytes that follow ``successAfterId`` in every success reply the service sends, up to
+    /// the result's first byte: `,"result":`.
+    public static let resultAfterSuccess = Array(",\"\(Key.result.name)\":".utf8)
 }
 
 extension WireEnvelope {

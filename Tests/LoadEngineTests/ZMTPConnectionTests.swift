@@ -27,7 +27,7 @@ struct ZMTPConnectionTests {
         let deadline = ContinuousClock.now + .seconds(5)
         while !done() {
             guard ContinuousClock.now < deadline else { return false }
-            try connection.receive(message)
+            try connection.receive { message($0.copied) }
         }
         return true
     }

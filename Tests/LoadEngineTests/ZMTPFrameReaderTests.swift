@@ -46,6 +46,35 @@ struct ZMTPFrameReaderTests {
         #expect(byteByByte.inputs == Self.expected)
     }
 
+    @Test func framesOfAnUnfinishedMessageSurviveTheBufferBeingCompacted() throws {
+        // 70,000 bytes taken, then the first two frames of a message: the next read compacts
+        // the buffer while those frames wait in it for the last.
+        var bytes: [UInt8] = []
+        ZMTPConnection.appendFrame([UInt8](repeating: 1, count: 70_000), to: &bytes)
+        ZMTPConnection.appendFrame([], more: true, to: &bytes)
+        ZMTPConnection.appendFrame(Array("first".utf8), more: true, to: &bytes)
+        var reader = ZMTPFrameReader(maxMessageBytes: 1 << 20)
+        reader.append(bytes)
+        #expect(try reader.next() == .message([[UInt8](repeating: 1, count: 70_000)]))
+        #expect(try reader.next() == nil)
+        var rest: [UInt8] = []
+        ZMTPConnection.appendFrame(Array("last".utf8), to: &rest)
+        reader.append(rest)
+        #expect(reader.unreadCount == rest.count)
+        #expect(try reader.next() == .message([[], Array("first".utf8), Array("last".utf8)]))
+        // And lent without a copy, the same frames.
+        var message: [UInt8] = []
+        ZMTPConnection.appendFrame([], more: true, to: &message)
+        ZMTPConnection.appendFrame(Array("body".utf8), to: &message)
+        reader.append(message)
+        var lent: [[UInt8]] = []
+        guard case .message = try reader.take(message: { lent = $0.copied }) else {
+            Issue.record("no message taken")
+            return
+        }
+        #expect(lent == [[], Array("body".utf8)])
+    }
+
     @Test func aMessageOverTheLimitIsAFailureEvenAcrossFrames() throws {
         var frames: [UInt8] = []
         ZMTPConnection.appendFrame([UInt8](repeating: 1, count: 60), more: true, to: &frames)

@@ -14,8 +14,8 @@ protocol InstanceLink: AnyObject {
     /// Writes what ``send(_:to:)`` queued, as far as the connections take it now.
     func flush()
 
-    /// Hands every reply that has arrived, as its frames, to `reply`, without waiting.
-    func receiveArrived(_ reply: ([[UInt8]]) -> Void) throws(ZMQError)
+    /// Lends every reply that has arrived to `reply`, without waiting.
+    func receiveArrived(_ reply: (LentReply) -> Void) throws(ZMQError)
 
     /// Whether a connection dropped since the last call.
     func connectionLost() -> Bool
@@ -26,6 +26,17 @@ protocol InstanceLink: AnyObject {
 
     /// Closes every connection (replies still on their way are dropped).
     func close()
+}
+
+/// A reply as an ``InstanceLink`` lends it to its reader, without copying: valid only during the
+/// call it is lent to.
+struct LentReply {
+    /// How many frames it has (what a ROUTER answers a DEALER: 2, an empty delimiter and the body).
+    let frameCount: Int
+    /// Whether its first frame is empty.
+    let startsWithDelimiter: Bool
+    /// Its last frame.
+    let body: UnsafeRawBufferPointer
 }
 
 /// What became of a request handed to an ``InstanceLink``.

@@ -58,10 +58,17 @@ final class ZMQInstanceLink: InstanceLink {
 
     func flush() {}
 
-    func receiveArrived(_ reply: ([[UInt8]]) -> Void) throws(ZMQError) {
+    func receiveArrived(_ reply: (LentReply) -> Void) throws(ZMQError) {
         guard try poller.poll(timeoutMilliseconds: 0) > 0 else { return }
         for (index, socket) in dealers.enumerated() where poller.returnedEvents(at: index).contains(.pollIn) {
-            while try socket.receiveMultipart(into: &frames, dontWait: true) != nil { reply(frames) }
+            while try socket.receiveMultipart(into: &frames, dontWait: true) != nil { Self.lend(frames, to: reply) }
+        }
+    }
+
+    /// Lends `frames`, a reply as libzmq gave it, to `reply`.
+    static func lend(_ frames: [[UInt8]], to reply: (LentReply) -> Void) {
+        (frames.last ?? []).withUnsafeBytes { body in
+            reply(LentReply(frameCount: frames.count, startsWithDelimiter: frames.first?.isEmpty ?? false, body: body))
         }
     }
 

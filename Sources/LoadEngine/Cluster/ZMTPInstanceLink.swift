@@ -20,16 +20,18 @@ final class ZMTPInstanceLink: InstanceLink {
     static let maxReconnectIntervalNanoseconds: UInt64 = 2_000_000_000
 
     let instance: Int
-    private let addresses: [UseCaseName: ZMTPAddress]
-    private var connections: [UseCaseName: ZMTPConnection] = [:]
+    // Each indexed by the use case's place in `UseCaseName.allCases` (a use case's hash is its
+    // name's: too slow for every request).
+    private var addresses: [ZMTPAddress?]
+    private var connections: [ZMTPConnection?]
     /// When each connection that is not open may be tried again.
-    private var retryAt: [UseCaseName: UInt64] = [:]
+    private var retryAt: [UInt64]
     /// The wait before the next attempt after another failure, per connection that failed.
-    private var retryInterval: [UseCaseName: UInt64] = [:]
+    private var retryInterval: [UInt64?]
     private var dropped = false
     private var pollSet: [pollfd] = []
-    /// The connections in `pollSet`'s order, with their use cases.
-    private var polled: [(useCase: UseCaseName, connection: ZMTPConnection)] = []
+    /// The connections in `pollSet`'s order, with their use cases' places.
+    private var polled: [(useCase: Int, connection: ZMTPConnection)] = []
     private var pollSetIsStale = true
     private let timeoutMilliseconds: Int
     private let maxMessageBytes: Int
@@ -42,22 +44,26 @@ final class ZMTPInstanceLink: InstanceLink {
         queueLimitBytes: Int
     ) {
         self.instance = instance
-        self.addresses = addresses.filter { useCases.contains($0.key) }
+        let all = UseCaseName.allCases
+        self.addresses = all.map { useCases.contains($0) ? addresses[$0] : nil }
+        connections = Array(repeating: nil, count: all.count)
+        retryAt = Array(repeating: 0, count: all.count)
+        retryInterval = Array(repeating: nil, count: all.count)
         self.timeoutMilliseconds = timeoutMilliseconds
         self.maxMessageBytes = maxMessageBytes
         self.queueLimitBytes = queueLimitBytes
-        for useCase in useCases where self.addresses[useCase] != nil { _ = open(useCase, now: 0) }
+        for useCase in all.indices where self.addresses[useCase] != nil { _ = open(useCase, now: 0) }
     }
 
-    /// The open connection of `useCase`, connecting it (again) when it is due.
-    private func open(_ useCase: UseCaseName, now: UInt64) -> ZMTPConnection? {
+    /// The open connection of the use case at `useCase`, connecting it (again) when it is due.
+    private func open(_ useCase: Int, now: UInt64) -> ZMTPConnection? {
         if let connection = connections[useCase] { return connection }
-        guard let address = addresses[useCase], now >= retryAt[useCase, default: 0] else { return nil }
+        guard let address = addresses[useCase], now >= retryAt[useCase] else { return nil }
         do throws(ZMTPFailure) {
             let connection = try ZMTPConnection(
                 connectingTo: address, timeoutMilliseconds: timeoutMilliseconds, maxMessageBytes: maxMessageBytes, queueLimitBytes: queueLimitBytes)
             connections[useCase] = connection
-            retryAt[useCase] = nil
+            retryAt[useCase] = 0
             retryInterval[useCase] = nil
             pollSetIsStale = true
             return connection
@@ -67,8 +73,9 @@ final class ZMTPInstanceLink: InstanceLink {
         }
     }
 
-    private func drop(_ useCase: UseCaseName) {
-        connections.removeValue(forKey: useCase)?.close()
+    private func drop(_ useCase: Int) {
+        connections[useCase]?.close()
+        connections[useCase] = nil
         let interval = retryInterval[useCase] ?? Self.reconnectIntervalNanoseconds
         retryAt[useCase] = MonotonicClock.nanoseconds() + interval
         retryInterval[useCase] = min(interval * 2, Self.maxReconnectIntervalNanoseconds)
@@ -77,21 +84,23 @@ final class ZMTPInstanceLink: InstanceLink {
     }
 
     func send(_ body: [UInt8], to useCase: UseCaseName) -> InstanceLinkSend {
-        guard addresses[useCase] != nil else { return .noEndpoint }
-        let now = connections[useCase] == nil ? MonotonicClock.nanoseconds() : 0
-        guard let connection = open(useCase, now: now), connection.queueRequest(body) else { return .notSent }
+        let place = UseCaseName.allCases.firstIndex(of: useCase)!
+        guard addresses[place] != nil else { return .noEndpoint }
+        let now = connections[place] == nil ? MonotonicClock.nanoseconds() : 0
+        guard let connection = open(place, now: now), connection.queueRequest(body) else { return .notSent }
         return .queued
     }
 
     func flush() {
-        for (useCase, connection) in connections where connection.hasUnwrittenBytes {
+        for (useCase, connection) in connections.enumerated() {
+            guard let connection, connection.hasUnwrittenBytes else { continue }
             do throws(ZMTPFailure) { try connection.flush() } catch { drop(useCase) }
         }
     }
 
-    func receiveArrived(_ reply: ([[UInt8]]) -> Void) throws(ZMQError) {
+    func receiveArrived(_ reply: (LentReply) -> Void) throws(ZMQError) {
         if pollSetIsStale {
-            polled = connections.map { ($0.key, $0.value) }
+            polled = connections.enumerated().compactMap { useCase, connection in connection.map { (useCase, $0) } }
             pollSet = polled.map { pollfd(fd: $0.connection.descriptor, events: Int16(POLLIN), revents: 0) }
             pollSetIsStale = false
         }
@@ -99,7 +108,13 @@ final class ZMTPInstanceLink: InstanceLink {
         let ready = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 0) }
         guard ready > 0 else { return }
         for (index, entry) in pollSet.enumerated() where entry.revents != 0 {
-            do throws(ZMTPFailure) { try polled[index].connection.receive(reply) } catch { drop(polled[index].useCase) }
+            do throws(ZMTPFailure) {
+                try polled[index].connection.receive { frames in
+                    reply(LentReply(frameCount: frames.count, startsWithDelimiter: frames[0].isEmpty, body: frames[frames.count - 1]))
+                }
+            } catch {
+                drop(polled[index].useCase)
+            }
         }
     }
 
@@ -111,8 +126,8 @@ final class ZMTPInstanceLink: InstanceLink {
     var pollableSockets: [ZMQSocket] { [] }
 
     func close() {
-        for connection in connections.values { connection.close() }
-        connections.removeAll()
+        for connection in connections { connection?.close() }
+        connections = connections.map { _ in nil }
         pollSetIsStale = true
     }
 }

@@ -4,15 +4,30 @@ import WireContract
 /// succeeded, read from its first bytes instead of parsing it. A request's id is a number, and
 /// every reply the service sends starts like every request, `{"v":1,"id":"`
 /// (``WireEnvelope/requestPrefix``), with the id next; a success continues with `,"ok":true`
-/// right after the id (``WireEnvelope/successAfterId``).
+/// right after the id (``WireEnvelope/successAfterId``), then `,"result":` and the result
+/// (``WireEnvelope/resultAfterSuccess``).
 struct ReplyScan: Sendable {
     private let prefix = WireEnvelope.requestPrefix
     private let success = WireEnvelope.successAfterId
+    private let result = WireEnvelope.resultAfterSuccess
 
     /// The number in the reply's id and the index just past the id's closing quote; `nil` when
     /// `body` does not start with `{"v":1,"id":"<digits>"`.
     @inline(__always)
     func idNumber(in body: [UInt8]) -> (number: Int, end: Int)? {
+        body.withUnsafeBytes { idNumber(in: $0) }
+    }
+
+    /// Whether `,"ok":true` follows at `end` (from ``idNumber(in:)``).
+    @inline(__always)
+    func succeeds(_ body: [UInt8], after end: Int) -> Bool {
+        body.withUnsafeBytes { succeeds($0, after: end) }
+    }
+
+    /// The number in the reply's id and the index just past the id's closing quote; `nil` when
+    /// `body` does not start with `{"v":1,"id":"<digits>"`.
+    @inline(__always)
+    func idNumber(in body: UnsafeRawBufferPointer) -> (number: Int, end: Int)? {
         let count = body.count
         guard count > prefix.count + 1 else { return nil }
         for index in prefix.indices where body[index] != prefix[index] {
@@ -33,11 +48,23 @@ struct ReplyScan: Sendable {
 
     /// Whether `,"ok":true` follows at `end` (from ``idNumber(in:)``).
     @inline(__always)
-    func succeeds(_ body: [UInt8], after end: Int) -> Bool {
+    func succeeds(_ body: UnsafeRawBufferPointer, after end: Int) -> Bool {
         guard body.count - end >= success.count else { return false }
         for index in success.indices where body[end + index] != success[index] {
             return false
         }
         return true
+    }
+
+    /// Where the result starts in a success reply: `end` is from ``idNumber(in:)`` and
+    /// ``succeeds(_:after:)`` held there; `nil` when `,"result":` does not follow.
+    @inline(__always)
+    func resultStart(_ body: UnsafeRawBufferPointer, afterSuccessAt end: Int) -> Int? {
+        let start = end + success.count
+        guard body.count - start > result.count else { return nil }
+        for index in result.indices where body[start + index] != result[index] {
+            return nil
+        }
+        return start + result.count
     }
 }

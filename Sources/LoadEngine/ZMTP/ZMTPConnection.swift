@@ -89,10 +89,10 @@ final class ZMTPConnection {
         }
     }
 
-    /// Reads what has arrived, without waiting, and hands each whole message to `message` in
+    /// Reads what has arrived, without waiting, and lends each whole message to `message` in
     /// order; answers heartbeat `PING`s. Throws when the peer closed the connection, sent an
     /// `ERROR`, or broke the protocol.
-    func receive(_ message: ([[UInt8]]) -> Void) throws(ZMTPFailure) {
+    func receive(_ message: (ZMTPFrames) -> Void) throws(ZMTPFailure) {
         while true {
             let count = recv(descriptor, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT))
             if count > 0 {
@@ -141,12 +141,15 @@ final class ZMTPConnection {
         try reader.next()
     }
 
-    private func dispatch(_ message: ([[UInt8]]) -> Void) throws(ZMTPFailure) {
-        while let input = try reader.next() {
-            switch input {
-            case .message(let frames):
-                message(frames)
+    private func dispatch(_ message: (ZMTPFrames) -> Void) throws(ZMTPFailure) {
+        while true {
+            switch try reader.take(message: message) {
+            case .incomplete:
+                return
+            case .message:
+                continue
             case .command(let body):
+                let input = ZMTPInput.command(body)
                 switch input.commandName {
                 case "PING":
                     // PING: name, a 2-byte TTL, up to 16 bytes of context the PONG echoes.

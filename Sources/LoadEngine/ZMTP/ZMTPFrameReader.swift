@@ -10,8 +10,9 @@ struct ZMTPFrameReader {
     private var buffer: [UInt8] = []
     /// Where the unread bytes start in `buffer`.
     private var start = 0
-    /// The frames so far of a message whose last frame has not come yet.
-    private var parts: [[UInt8]] = []
+    /// Where in `buffer` the frames so far of a message whose last frame has not come yet are
+    /// (kept there, not copied, until the message is whole).
+    private var parts: [Range<Int>] = []
     private var partsBytes = 0
     let maxMessageBytes: Int
 
@@ -24,12 +25,17 @@ struct ZMTPFrameReader {
 
     /// Adds bytes read from the connection.
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        if start > 0, start == buffer.count {
+        // What comes before the unfinished message's frames, or before the unread bytes, has been
+        // taken.
+        let taken = parts.first?.lowerBound ?? start
+        if taken > 0, taken == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
-        } else if start >= 65_536, start * 2 >= buffer.count {
-            buffer.removeSubrange(0..<start)
-            start = 0
+            parts = parts.map { _ in 0..<0 }
+        } else if taken >= 65_536, taken * 2 >= buffer.count {
+            buffer.removeSubrange(0..<taken)
+            start -= taken
+            parts = parts.map { ($0.lowerBound - taken)..<($0.upperBound - taken) }
         }
         buffer.append(contentsOf: bytes)
     }
@@ -48,14 +54,35 @@ struct ZMTPFrameReader {
 
     /// The next whole message or command, `nil` when its bytes have not all come yet.
     mutating func next() throws(ZMTPFailure) -> ZMTPInput? {
+        var frames: [[UInt8]] = []
+        switch try take(message: { frames = $0.copied }) {
+        case .incomplete: return nil
+        case .message: return .message(frames)
+        case .command(let body): return .command(body)
+        }
+    }
+
+    /// What ``take(message:)`` found.
+    enum Taken {
+        /// Not a whole message or command yet.
+        case incomplete
+        /// A message, lent to the closure.
+        case message
+        /// A command and its body.
+        case command([UInt8])
+    }
+
+    /// Takes the next whole message or command: a message's frames are lent to `message` as
+    /// views into the buffer (no copy), a command is returned.
+    mutating func take(message: (ZMTPFrames) -> Void) throws(ZMTPFailure) -> Taken {
         while true {
-            guard unreadCount >= 2 else { return nil }
+            guard unreadCount >= 2 else { return .incomplete }
             let flags = buffer[start]
             guard flags & 0xF8 == 0 else { throw ZMTPFailure("a frame with unknown flags \(flags)") }
             let headerSize: Int
             var size: UInt64 = 0
             if flags & 0x02 != 0 {
-                guard unreadCount >= 9 else { return nil }
+                guard unreadCount >= 9 else { return .incomplete }
                 for offset in 1...8 { size = size << 8 | UInt64(buffer[start + offset]) }
                 headerSize = 9
             } else {
@@ -66,21 +93,20 @@ struct ZMTPFrameReader {
                 throw ZMTPFailure("a message of more than \(maxMessageBytes) bytes")
             }
             let bodySize = Int(size)
-            guard unreadCount >= headerSize + bodySize else { return nil }
-            let body = Array(buffer[(start + headerSize)..<(start + headerSize + bodySize)])
+            guard unreadCount >= headerSize + bodySize else { return .incomplete }
+            let body = (start + headerSize)..<(start + headerSize + bodySize)
             start += headerSize + bodySize
             if flags & 0x04 != 0 {
                 guard flags & 0x01 == 0, parts.isEmpty else { throw ZMTPFailure("a command inside a message") }
-                return .command(body)
+                return .command(Array(buffer[body]))
             }
             parts.append(body)
             partsBytes += bodySize
             if flags & 0x01 == 0 {
-                defer {
-                    parts.removeAll(keepingCapacity: true)
-                    partsBytes = 0
-                }
-                return .message(parts)
+                buffer.withUnsafeBytes { message(ZMTPFrames(buffer: $0, ranges: parts)) }
+                parts.removeAll(keepingCapacity: true)
+                partsBytes = 0
+                return .message
             }
         }
     }

@@ -45,6 +45,12 @@ struct StressThread {
         var polled: [ZMQSocket] = []
         var pollerIsStale = true
         var delta = StressTally()
+        // Per use case, by ``StressRequest/useCaseIndex``; into `outcome.useCases` at the end.
+        var useCaseStats = [StressUseCaseStats?](repeating: nil, count: StressRequest.useCaseOrder.count)
+        func stats(_ request: StressRequest, _ change: (inout StressUseCaseStats) -> Void) {
+            if useCaseStats[request.useCaseIndex] == nil { useCaseStats[request.useCaseIndex] = StressUseCaseStats() }
+            change(&useCaseStats[request.useCaseIndex]!)
+        }
 
         var clients = plan.clients.map { index in
             PacedClient(
@@ -101,6 +107,9 @@ struct StressThread {
         }
 
         var pending: [UInt64: Pending] = [:]
+        // When each client next has a send due (0: look now; `.max`: not until a reply comes or
+        // ever), so a round does not work out every client's schedule.
+        var dueAt = [UInt64](repeating: 0, count: clients.count)
         var pendingPerInstance = [Int](repeating: 0, count: cluster.instances.count)
         var expired: [UInt64: Pending] = [:]
         var frames: [[UInt8]] = []
@@ -127,6 +136,7 @@ struct StressThread {
             guard let entry = pending.removeValue(forKey: key) else { return nil }
             pendingPerInstance[entry.instance] -= 1
             clients[entry.client].outstanding -= 1
+            dueAt[entry.client] = 0
             return entry
         }
 
@@ -136,49 +146,75 @@ struct StressThread {
             samples.append(LatencySample(useCase: entry.request.useCase, micros: max(1, (now &- entry.intended) / 1000)))
         }
 
-        /// Counts `entry` answered `ok` with `result`, and applies the result to the ledger.
-        func succeeded(_ entry: Pending, _ result: JSONValue) {
+        /// Counts `entry` answered `ok` with `result` (`nil`: not read), and applies the result to
+        /// the ledger.
+        func succeeded(_ entry: Pending, _ result: JSONSkim?) {
             count(entry.instance) { $0.ok += 1 }
-            outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].ok += 1
+            stats(entry.request) { $0.ok += 1 }
             entry.request.recordSuccess(result, in: &outcome.ledger)
-            if case .order = entry.request.effect, let id = result[WireMember.order.name]?[WireMember.id.name]?.stringValue, let userId = entry.request.params[WireMember.userId.name]?.stringValue {
+            if case .order(let userId) = entry.request.effect, let id = result?[WireMember.order.name]?[WireMember.id.name]?.stringValue {
                 clients[entry.client].workload.notePlaced(orderId: id, userId: userId)
             }
         }
 
-        func handle(_ body: [UInt8], at now: UInt64) {
-            // The common case read from the reply's first bytes: a success whose result nothing
-            // checks.
-            if let (number, end) = scan.idNumber(in: body), let entry = pending[UInt64(number)], entry.request.resultIsUnchecked,
-                scan.succeeds(body, after: end)
-            {
-                _ = settle(UInt64(number))
-                answered(entry, at: now)
-                succeeded(entry, .null)
-                return
-            }
-            guard let reply = try? JSONParser.parse(body), let id = reply[WireEnvelope.Key.id]?.stringValue, let key = UInt64(id) else {
-                outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply that answers none of the requests: \(String(decoding: body.prefix(200), as: UTF8.self))"))
-                return
-            }
-            let entry: Pending
-            if let live = settle(key) {
-                entry = live
-            } else if let late = expired.removeValue(forKey: key) {
-                entry = late
-                outcome.late += 1
-                count(entry.instance) { $0.timedOut -= 1 }
+        /// The request `key` answers, settled: pending, or given up on already (a late answer).
+        func answering(_ key: UInt64) -> Pending? {
+            if let live = settle(key) { return live }
+            guard let late = expired.removeValue(forKey: key) else { return nil }
+            outcome.late += 1
+            count(late.instance) { $0.timedOut -= 1 }
+            return late
+        }
+
+        func handle(_ body: UnsafeRawBufferPointer, at now: UInt64) {
+            // Which request it answers and whether it succeeded, from its first bytes; only what
+            // the checks need is read past them.
+            let key: UInt64
+            var succeeds = false
+            var resultStart: Int?
+            var document: JSONSkim?
+            if let (number, end) = scan.idNumber(in: body) {
+                key = UInt64(number)
+                succeeds = scan.succeeds(body, after: end)
+                if succeeds { resultStart = scan.resultStart(body, afterSuccessAt: end) }
             } else {
-                outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a second reply to request \(id)"))
+                document = JSONSkim(document: body)
+                guard let id = document?[WireEnvelope.Key.id.name]?.stringValue, let parsed = UInt64(id) else {
+                    outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply that answers none of the requests: \(String(decoding: body.prefix(200), as: UTF8.self))"))
+                    return
+                }
+                key = parsed
+            }
+            guard let entry = answering(key) else {
+                outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a second reply to request \(key)"))
                 return
             }
             answered(entry, at: now)
-            if reply.replySucceeded {
-                succeeded(entry, reply.replyResult ?? .null)
+            if succeeds, entry.request.resultIsUnchecked {
+                succeeded(entry, nil)
                 return
             }
+            if let resultStart {
+                // Only the result is followed, once.
+                guard let result = JSONSkim(body, valueAt: resultStart) else {
+                    outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply to request \(key) whose result is not JSON: \(String(decoding: body.prefix(200), as: UTF8.self))"))
+                    return
+                }
+                succeeded(entry, result)
+                return
+            }
+            guard let document = document ?? JSONSkim(document: body) else {
+                outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply to request \(key) that is not JSON: \(String(decoding: body.prefix(200), as: UTF8.self))"))
+                return
+            }
+            if succeeds || document[WireEnvelope.Key.ok.name]?.parsed == .bool(true) {
+                succeeded(entry, document[WireEnvelope.Key.result.name])
+                return
+            }
+            // An error: rare enough to read whole.
+            let reply = document.parsed ?? .null
             let code = reply.replyErrorCode ?? "unreadable_error"
-            outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].errors[code, default: 0] += 1
+            stats(entry.request) { $0.errors[code, default: 0] += 1 }
             if code == entry.request.expectedRefusal?.rawValue {
                 count(entry.instance) { $0.refused += 1 }
                 entry.request.recordRefusal(in: &outcome.ledger)
@@ -202,7 +238,7 @@ struct StressThread {
         /// Sends what client `client` has due by `now`, unless too much of it is already
         /// waiting; returns the time it is due next, `nil` when nothing is: its schedule has
         /// ended, it waits for replies (a reply wakes the poll), or sending failed.
-        func sendDue(_ client: Int, now: inout UInt64) -> UInt64? {
+        func sendDue(_ client: Int, now: UInt64) -> UInt64? {
             while now < plan.endNanoseconds {
                 let intended = plan.intendedTime(client: clients[client].index, slot: clients[client].scheduled)
                 if intended >= plan.endNanoseconds { return nil }
@@ -229,8 +265,7 @@ struct StressThread {
                     return nil
                 }
                 let key = request.isWrite ? clients[client].keyPrefix + String(number) : nil
-                let envelope = WireEnvelope.request(id: String(id), params: request.params, idempotencyKey: key)
-                switch link.send(envelope.encoded(), to: request.useCase) {
+                switch link.send(WireEnvelope.requestBytes(id: String(id), params: request.paramsJSON, idempotencyKey: key), to: request.useCase) {
                 case .queued:
                     break
                 case .noEndpoint:
@@ -241,27 +276,27 @@ struct StressThread {
                     count(instance) { $0.unsent += 1 }
                     continue
                 }
-                now = MonotonicClock.nanoseconds()
                 pending[id] = Pending(
                     request: request, key: key, client: client, instance: instance, intended: intended, sent: now)
                 pendingPerInstance[instance] += 1
                 clients[client].outstanding += 1
                 count(instance) { $0.sent += 1 }
-                outcome.useCases[request.useCase, default: StressUseCaseStats()].sent += 1
+                stats(request) { $0.sent += 1 }
             }
             return nil
         }
 
         while true {
-            var now = MonotonicClock.nanoseconds()
+            let now = MonotonicClock.nanoseconds()
             let roundStart = now
             for (instance, sockets) in connections where sockets.connectionLost() && isCurrent(instance) {
                 moveAway(from: instance, because: "connection lost")
             }
             // Send everything that is due; note when the next send is.
-            var nextDue: UInt64?
+            var nextDue = UInt64.max
             for client in clients.indices {
-                if let due = sendDue(client, now: &now) { nextDue = min(nextDue ?? due, due) }
+                if dueAt[client] <= now { dueAt[client] = sendDue(client, now: now) ?? .max }
+                nextDue = min(nextDue, dueAt[client])
                 if outcome.failure != nil { break }
             }
             if outcome.failure != nil { break }
@@ -297,18 +332,18 @@ struct StressThread {
 
             // The wait: until the next send is due, and while replies are awaited at most one
             // tick; never less than a tick since this round began (see ``StressThreadPlan/tickNanoseconds``).
-            var wakeAt = nextDue ?? now + 50_000_000
+            var wakeAt = nextDue == .max ? now + 50_000_000 : nextDue
             if plan.tickNanoseconds > 0 {
                 if !pending.isEmpty { wakeAt = min(wakeAt, now + plan.tickNanoseconds) }
                 wakeAt = max(wakeAt, roundStart + plan.tickNanoseconds)
             }
             /// Checks a reply's frames and handles its body.
-            func take(_ frames: [[UInt8]], at received: UInt64) {
-                guard frames.count == 2, frames[0].isEmpty else {
-                    outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply of \(frames.count) frames instead of [empty, body]"))
+            func take(_ reply: LentReply, at received: UInt64) {
+                guard reply.frameCount == 2, reply.startsWithDelimiter else {
+                    outcome.ledger.observe(StressViolation(invariant: "protocol", detail: "a reply of \(reply.frameCount) frames instead of [empty, body]"))
                     return
                 }
-                handle(frames[1], at: received)
+                handle(reply.body, at: received)
             }
             do throws(ZMQError) {
                 if plan.tickNanoseconds > 0 {
@@ -336,7 +371,9 @@ struct StressThread {
                 guard try poller.poll(timeoutMilliseconds: waitMilliseconds) > 0 else { continue }
                 let received = MonotonicClock.nanoseconds()
                 for (index, socket) in polled.enumerated() where poller.returnedEvents(at: index).contains(.pollIn) {
-                    while try socket.receiveMultipart(into: &frames, dontWait: true) != nil { take(frames, at: received) }
+                    while try socket.receiveMultipart(into: &frames, dontWait: true) != nil {
+                        ZMQInstanceLink.lend(frames) { take($0, at: received) }
+                    }
                 }
             } catch {
                 if error == .interrupted { continue }
@@ -345,6 +382,9 @@ struct StressThread {
             }
         }
 
+        for (index, stats) in useCaseStats.enumerated() {
+            if let stats { outcome.useCases[StressRequest.useCaseOrder[index]] = stats }
+        }
         // Whatever never got an answer: its effect is unknown.
         for entry in expired.values {
             if let key = entry.key { outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance)) }

@@ -47,7 +47,7 @@ struct UnknownOutcomeResolver {
             summary.stillUnknown += 1
         }
         if answer.replySucceeded {
-            request.recordSuccess(answer.replyResult ?? .null, in: &ledger)
+            (answer.replyResult ?? .null).encoded().withUnsafeBytes { request.recordSuccess(JSONSkim(document: $0), in: &ledger) }
             if keysHonoured { summary.tookEffect += 1 } else { summary.newWritesAcknowledged += 1 }
             return
         }

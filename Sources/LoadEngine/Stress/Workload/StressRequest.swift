@@ -5,10 +5,28 @@ import WireJSON
 struct StressRequest: Sendable {
     /// The use case it goes to.
     let useCase: UseCaseName
-    /// Its params.
-    let params: JSONObject
+    /// Its params, as the JSON text sent.
+    let paramsJSON: [UInt8]
     /// What an answer to it says about the store.
     let effect: Effect
+
+    /// The use case's place in ``UseCaseName/allCases`` (tallies by use case without hashing).
+    let useCaseIndex: Int
+
+    /// The use cases in the order of ``useCaseIndex``.
+    static let useCaseOrder = UseCaseName.allCases
+
+    init(useCase: UseCaseName, paramsJSON: [UInt8], effect: Effect) {
+        self.useCase = useCase
+        self.paramsJSON = paramsJSON
+        self.effect = effect
+        useCaseIndex = Self.useCaseOrder.firstIndex(of: useCase)!
+    }
+
+    /// Its params as an object (for the rare uses beyond sending them: a resend, a message).
+    var params: JSONObject {
+        (try? JSONParser.parse(paramsJSON))?.objectValue ?? JSONObject()
+    }
 
     /// What a request does, as far as the invariant checks care.
     enum Effect: Sendable {
@@ -20,8 +38,8 @@ struct StressRequest: Sendable {
         case removeFavorite(user: Int)
         /// AddReview of `restaurant`.
         case review(restaurant: String)
-        /// PlaceOrder.
-        case order
+        /// PlaceOrder for user `userId`.
+        case order(userId: String)
         /// CancelOrder of `orderId`.
         case cancel(orderId: String)
         /// RestockMenuItem of item index `item` by `quantity`.
@@ -50,7 +68,7 @@ struct StressRequest: Sendable {
     }
 
     /// Whether a successful answer's result changes nothing in the ledger (a read with no
-    /// check): its reply need not be parsed.
+    /// check): its reply need not be read past its first bytes.
     var resultIsUnchecked: Bool {
         if case .read(.none) = effect { return true }
         return false
@@ -67,26 +85,28 @@ struct StressRequest: Sendable {
         }
     }
 
-    /// Applies a successful reply's `result` to `ledger`, noting any rule it breaks.
-    func recordSuccess(_ result: JSONValue, in ledger: inout StressLedger) {
+    /// Applies a successful reply's `result` (`nil` when the reply has none) to `ledger`,
+    /// noting any rule it breaks. Only the members the checks need are read.
+    func recordSuccess(_ result: JSONSkim?, in ledger: inout StressLedger) {
         switch effect {
         case .read(let check):
             switch check {
             case .none:
                 break
             case .menu:
-                for item in result[WireMember.items.name]?.arrayValue ?? [] {
+                result?[WireMember.items.name]?.forEachElement { item in
                     if let stock = item[WireMember.stock.name]?.intValue, stock < 0 {
-                        ledger.observe(StressViolation(invariant: "stock", detail: "GetMenu answered stock \(stock) for item \(Wording.plain(item[WireMember.id.name]))"))
+                        ledger.observe(StressViolation(invariant: "stock", detail: "GetMenu answered stock \(stock) for item \(Wording.plain(item[WireMember.id.name]?.parsed))"))
                     }
+                    return true
                 }
             case .favorites:
-                let count = result[WireMember.restaurants.name]?.arrayValue?.count ?? 0
+                let count = result?[WireMember.restaurants.name]?.elementCount ?? 0
                 if count > 100 {
                     ledger.observe(StressViolation(invariant: "favoritesCap", detail: "GetFavoriteRestaurants listed \(count) favourites for \(Wording.plain(params[WireMember.userId.name]))"))
                 }
             case .restaurant:
-                if let rating = result[WireMember.restaurant.name]?[WireMember.rating.name]?.doubleValue, !(0...5).contains(rating) {
+                if let rating = result?[WireMember.restaurant.name]?[WireMember.rating.name]?.doubleValue, !(0...5).contains(rating) {
                     ledger.observe(StressViolation(invariant: "rating", detail: "GetRestaurant answered rating \(rating) for \(Wording.plain(params[WireMember.restaurantId.name]))"))
                 }
             }
@@ -97,45 +117,46 @@ struct StressRequest: Sendable {
             noteFavoriteCount(result, in: &ledger)
         case .review(let restaurant):
             ledger.reviews[restaurant, default: 0] += 1
-            if let rating = result[WireMember.restaurantRating.name]?.doubleValue, !(1...5).contains(rating) {
+            if let rating = result?[WireMember.restaurantRating.name]?.doubleValue, !(1...5).contains(rating) {
                 ledger.observe(StressViolation(invariant: "rating", detail: "AddReview answered restaurantRating \(rating) for \(restaurant)"))
             }
         case .order:
-            if let order = result[WireMember.order.name], let id = order[WireMember.id.name]?.stringValue {
+            // The order is kept whole: the checks after the load compare it with the store.
+            if let order = result?[WireMember.order.name]?.parsed, let id = order[WireMember.id.name]?.stringValue {
                 ledger.orders[id] = order
             } else {
                 ledger.observe(StressViolation(invariant: "orderTotals", detail: "PlaceOrder answered ok without an order id"))
             }
         case .cancel(let orderId):
             ledger.cancelledOrders.insert(orderId)
-            let order = result[WireMember.order.name]
+            let order = result?[WireMember.order.name]
             if order?[WireMember.id.name]?.stringValue != orderId || order?[WireMember.status.name]?.stringValue != "cancelled" {
-                ledger.observe(StressViolation(invariant: "stock", detail: "CancelOrder of \(orderId) answered ok with \(Wording.plain(order))"))
+                ledger.observe(StressViolation(invariant: "stock", detail: "CancelOrder of \(orderId) answered ok with \(Wording.plain(order?.parsed))"))
             }
         case .restock(let item, let quantity):
             ledger.restocked[item, default: 0] += quantity
-            if let stock = result[WireMember.item.name]?[WireMember.stock.name]?.intValue {
+            if let stock = result?[WireMember.item.name]?[WireMember.stock.name]?.intValue {
                 if stock < quantity {
                     ledger.observe(StressViolation(invariant: "stock", detail: "RestockMenuItem by \(quantity) answered stock \(stock)"))
                 }
             } else {
-                ledger.observe(StressViolation(invariant: "protocol", detail: "RestockMenuItem answered ok without the item's stock: \(Wording.plain(result))"))
+                ledger.observe(StressViolation(invariant: "protocol", detail: "RestockMenuItem answered ok without the item's stock: \(Wording.plain(result?.parsed))"))
             }
         case .updateProfile(let name):
-            if result[WireMember.user.name]?[WireMember.name.name]?.stringValue != name {
-                ledger.observe(StressViolation(invariant: "protocol", detail: "UpdateUserProfile to \(name) answered ok with \(Wording.plain(result))"))
+            if result?[WireMember.user.name]?[WireMember.name.name]?.stringValue != name {
+                ledger.observe(StressViolation(invariant: "protocol", detail: "UpdateUserProfile to \(name) answered ok with \(Wording.plain(result?.parsed))"))
             }
         case .register(let email, let address):
-            guard let userId = result[WireMember.user.name]?[WireMember.id.name]?.stringValue else {
-                ledger.observe(StressViolation(invariant: "protocol", detail: "RegisterUser answered ok without a user id: \(Wording.plain(result))"))
+            guard let userId = result?[WireMember.user.name]?[WireMember.id.name]?.stringValue else {
+                ledger.observe(StressViolation(invariant: "protocol", detail: "RegisterUser answered ok without a user id: \(Wording.plain(result?.parsed))"))
                 return
             }
             ledger.registrations[email, default: []].append(StressRegistration(userId: userId, email: address))
         }
     }
 
-    private func noteFavoriteCount(_ result: JSONValue, in ledger: inout StressLedger) {
-        guard let count = result[WireMember.favoriteCount.name]?.intValue else { return }
+    private func noteFavoriteCount(_ result: JSONSkim?, in ledger: inout StressLedger) {
+        guard let count = result?[WireMember.favoriteCount.name]?.intValue else { return }
         ledger.largestFavoriteCount = max(ledger.largestFavoriteCount, count)
         if count > 100 {
             ledger.observe(StressViolation(invariant: "favoritesCap", detail: "\(useCase) answered favoriteCount \(count) for \(Wording.plain(params[WireMember.userId.name]))"))

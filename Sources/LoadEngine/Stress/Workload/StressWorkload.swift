@@ -65,37 +65,45 @@ struct StressWorkload {
     }
 
     private mutating func read() -> StressRequest {
+        var params = StressParams()
         switch random.index(10) {
         case 0:
-            var params: JSONObject = [WireMember.restaurantId.name: .string(anyRestaurant())]
-            if random.chance(50) { params.append(key: WireMember.userId.name, value: .string(anyUser().id)) }
-            return StressRequest(useCase: .getRestaurant, params: params, effect: .read(.restaurant))
+            params.add(WireMember.restaurantId, anyRestaurant())
+            if random.chance(50) { params.add(WireMember.userId, anyUser().id) }
+            return params.request(.getRestaurant, effect: .read(.restaurant))
         case 1:
-            var params: JSONObject = [WireMember.limit.name: .int(1 + random.index(50))]
-            if !fixture.cuisines.isEmpty, random.chance(50) {
-                params.append(key: WireMember.cuisine.name, value: .string(fixture.cuisines[random.index(fixture.cuisines.count)]))
-            }
-            if random.chance(30) { params.append(key: WireMember.minRating.name, value: .double(Double(random.index(9)) / 2)) }
-            if random.chance(30) { params.append(key: WireMember.maxPriceLevel.name, value: .int(1 + random.index(4))) }
-            return StressRequest(useCase: .listRestaurants, params: params, effect: .read(.none))
+            params.add(WireMember.limit, 1 + random.index(50))
+            if !fixture.cuisines.isEmpty, random.chance(50) { params.add(WireMember.cuisine, fixture.cuisines[random.index(fixture.cuisines.count)]) }
+            if random.chance(30) { params.add(WireMember.minRating, Double(random.index(9)) / 2) }
+            if random.chance(30) { params.add(WireMember.maxPriceLevel, 1 + random.index(4)) }
+            return params.request(.listRestaurants, effect: .read(.none))
         case 2:
-            let query = fixture.searchTerms[random.index(fixture.searchTerms.count)]
-            return StressRequest(useCase: .searchRestaurants, params: [WireMember.query.name: .string(query), WireMember.limit.name: 20], effect: .read(.none))
+            params.add(WireMember.query, fixture.searchTerms[random.index(fixture.searchTerms.count)])
+            params.add(WireMember.limit, 20)
+            return params.request(.searchRestaurants, effect: .read(.none))
         case 3:
-            return StressRequest(useCase: .getReviews, params: [WireMember.restaurantId.name: .string(anyRestaurant()), WireMember.limit.name: 20], effect: .read(.none))
+            params.add(WireMember.restaurantId, anyRestaurant())
+            params.add(WireMember.limit, 20)
+            return params.request(.getReviews, effect: .read(.none))
         case 4:
-            let restaurant = random.chance(60) ? fixture.ownRestaurants[random.index(fixture.ownRestaurants.count)] : anyRestaurant()
-            return StressRequest(useCase: .getMenu, params: [WireMember.restaurantId.name: .string(restaurant)], effect: .read(.menu))
+            params.add(WireMember.restaurantId, random.chance(60) ? fixture.ownRestaurants[random.index(fixture.ownRestaurants.count)] : anyRestaurant())
+            return params.request(.getMenu, effect: .read(.menu))
         case 5:
-            return StressRequest(useCase: .loadFeed, params: [WireMember.limit.name: .int(1 + random.index(30))], effect: .read(.none))
+            params.add(WireMember.limit, 1 + random.index(30))
+            return params.request(.loadFeed, effect: .read(.none))
         case 6:
-            return StressRequest(useCase: .calculateRestaurantScore, params: [WireMember.restaurantId.name: .string(anyRestaurant())], effect: .read(.none))
+            params.add(WireMember.restaurantId, anyRestaurant())
+            return params.request(.calculateRestaurantScore, effect: .read(.none))
         case 7:
-            return StressRequest(useCase: .getUserProfile, params: [WireMember.userId.name: .string(anyUser().id)], effect: .read(.none))
+            params.add(WireMember.userId, anyUser().id)
+            return params.request(.getUserProfile, effect: .read(.none))
         case 8:
-            return StressRequest(useCase: .getFavoriteRestaurants, params: [WireMember.userId.name: .string(anyUser().id)], effect: .read(.favorites))
+            params.add(WireMember.userId, anyUser().id)
+            return params.request(.getFavoriteRestaurants, effect: .read(.favorites))
         default:
-            return StressRequest(useCase: .listOrders, params: [WireMember.userId.name: .string(anyUser().id), WireMember.limit.name: 20], effect: .read(.none))
+            params.add(WireMember.userId, anyUser().id)
+            params.add(WireMember.limit, 20)
+            return params.request(.listOrders, effect: .read(.none))
         }
     }
 
@@ -103,11 +111,13 @@ struct StressWorkload {
         // One user in five saves is the hot user 0, so its cap is raced from every client.
         let user = random.chance(20) ? (index: 0, id: fixture.users[0]) : anyUser()
         let restaurant = anyRestaurant()
-        let params: JSONObject = [WireMember.userId.name: .string(user.id), WireMember.restaurantId.name: .string(restaurant)]
+        var params = StressParams()
+        params.add(WireMember.userId, user.id)
+        params.add(WireMember.restaurantId, restaurant)
         if !StressFixture.isSaveOnly(userIndex: user.index), random.chance(35) {
-            return StressRequest(useCase: .removeFavoriteRestaurant, params: params, effect: .removeFavorite(user: user.index))
+            return params.request(.removeFavoriteRestaurant, effect: .removeFavorite(user: user.index))
         }
-        return StressRequest(useCase: .saveFavoriteRestaurant, params: params, effect: .saveFavorite(user: user.index, restaurant: restaurant))
+        return params.request(.saveFavoriteRestaurant, effect: .saveFavorite(user: user.index, restaurant: restaurant))
     }
 
     private mutating func review() -> StressRequest {
@@ -118,11 +128,12 @@ struct StressWorkload {
         default: restaurant = anyRestaurant()
         }
         serial += 1
-        let params: JSONObject = [
-            WireMember.userId.name: .string(anyUser().id), WireMember.restaurantId.name: .string(restaurant), WireMember.rating.name: .int(1 + random.index(5)),
-            WireMember.text.name: .string("stress \(fixture.tag) c\(clientIndex) #\(serial)"),
-        ]
-        return StressRequest(useCase: .addReview, params: params, effect: .review(restaurant: restaurant))
+        var params = StressParams()
+        params.add(WireMember.userId, anyUser().id)
+        params.add(WireMember.restaurantId, restaurant)
+        params.add(WireMember.rating, 1 + random.index(5))
+        params.add(WireMember.text, "stress \(fixture.tag) c\(clientIndex) #\(serial)")
+        return params.request(.addReview, effect: .review(restaurant: restaurant))
     }
 
     private mutating func order() -> StressRequest {
@@ -140,23 +151,23 @@ struct StressWorkload {
             let candidate = menu[random.index(menu.count)]
             if !chosen.contains(candidate) { chosen.append(candidate) }
         }
-        var lines: [JSONValue] = []
+        var lines: [(itemId: String, quantity: Int)] = []
         var subtotal = 0
         for item in chosen {
             let quantity = 1 + random.index(3)
             subtotal += quantity * fixture.items[item].priceCents
-            lines.append([WireMember.itemId.name: .string(fixture.items[item].id), WireMember.quantity.name: .int(quantity)])
+            lines.append((fixture.items[item].id, quantity))
         }
         let user = anyUser()
-        var params: JSONObject = [
-            WireMember.userId.name: .string(user.id), WireMember.items.name: .array(lines),
-            WireMember.deliveryAddress.name: .string("\(1 + random.index(999)) Stress Way, Springfield"),
-        ]
+        var params = StressParams()
+        params.add(WireMember.userId, user.id)
+        params.addLines(lines)
+        params.add(WireMember.deliveryAddress, "\(1 + random.index(999)) Stress Way, Springfield")
         // Discounts keep subtotal − discount ≥ 1000, so the minimum-order rule never refuses.
         if random.chance(25), subtotal > 1000 {
-            params.append(key: WireMember.discountCents.name, value: .int(random.index(min(subtotal - 1000, 500) + 1)))
+            params.add(WireMember.discountCents, random.index(min(subtotal - 1000, 500) + 1))
         }
-        return StressRequest(useCase: .placeOrder, params: params, effect: .order)
+        return params.request(.placeOrder, effect: .order(userId: user.id))
     }
 
     /// Notes an order this client placed, for later cancels.
@@ -173,24 +184,28 @@ struct StressWorkload {
         let index = placedOrders.count - 1 - random.index(min(8, placedOrders.count))
         let chosen = placedOrders[index]
         if !random.chance(20) { placedOrders.remove(at: index) }
-        return StressRequest(
-            useCase: .cancelOrder, params: [WireMember.orderId.name: .string(chosen.id), WireMember.userId.name: .string(chosen.userId)], effect: .cancel(orderId: chosen.id))
+        var params = StressParams()
+        params.add(WireMember.orderId, chosen.id)
+        params.add(WireMember.userId, chosen.userId)
+        return params.request(.cancelOrder, effect: .cancel(orderId: chosen.id))
     }
 
     private mutating func restock() -> StressRequest {
         let item = random.chance(30) ? 0 : random.index(fixture.items.count)
         let quantity = 1 + random.index(10)
-        return StressRequest(
-            useCase: .restockMenuItem, params: [WireMember.itemId.name: .string(fixture.items[item].id), WireMember.quantity.name: .int(quantity)],
-            effect: .restock(item: item, quantity: quantity))
+        var params = StressParams()
+        params.add(WireMember.itemId, fixture.items[item].id)
+        params.add(WireMember.quantity, quantity)
+        return params.request(.restockMenuItem, effect: .restock(item: item, quantity: quantity))
     }
 
     private mutating func update() -> StressRequest {
         serial += 1
         let name = "Stress \(fixture.tag) c\(clientIndex) #\(serial)"
-        return StressRequest(
-            useCase: .updateUserProfile, params: [WireMember.userId.name: .string(anyUser().id), WireMember.name.name: .string(name)],
-            effect: .updateProfile(name: name))
+        var params = StressParams()
+        params.add(WireMember.userId, anyUser().id)
+        params.add(WireMember.name, name)
+        return params.request(.updateUserProfile, effect: .updateProfile(name: name))
     }
 
     private mutating func register() -> StressRequest {
@@ -200,8 +215,9 @@ struct StressWorkload {
         for character in fixture.contestedEmails[email] {
             address += random.chance(50) ? character.uppercased() : String(character)
         }
-        return StressRequest(
-            useCase: .registerUser, params: [WireMember.name.name: .string("Contender \(clientIndex)"), WireMember.email.name: .string(address)],
-            effect: .register(email: email, address: address))
+        var params = StressParams()
+        params.add(WireMember.name, "Contender \(clientIndex)")
+        params.add(WireMember.email, address)
+        return params.request(.registerUser, effect: .register(email: email, address: address))
     }
 }
