@@ -47,21 +47,24 @@ struct ZMTPFrameReaderTests {
     }
 
     @Test func framesOfAnUnfinishedMessageSurviveTheBufferBeingCompacted() throws {
-        // 70,000 bytes taken, then the first two frames of a message: the next read compacts
-        // the buffer while those frames wait in it for the last.
+        // 120,000 bytes taken, then the first two frames of a message; the rest of it comes with
+        // a message too large for the room left, so the buffer is compacted while those frames
+        // wait in it for the last.
         var bytes: [UInt8] = []
-        ZMTPConnection.appendFrame([UInt8](repeating: 1, count: 70_000), to: &bytes)
+        ZMTPConnection.appendFrame([UInt8](repeating: 1, count: 120_000), to: &bytes)
         ZMTPConnection.appendFrame([], more: true, to: &bytes)
         ZMTPConnection.appendFrame(Array("first".utf8), more: true, to: &bytes)
         var reader = ZMTPFrameReader(maxMessageBytes: 1 << 20)
         reader.append(bytes)
-        #expect(try reader.next() == .message([[UInt8](repeating: 1, count: 70_000)]))
+        #expect(try reader.next() == .message([[UInt8](repeating: 1, count: 120_000)]))
         #expect(try reader.next() == nil)
         var rest: [UInt8] = []
         ZMTPConnection.appendFrame(Array("last".utf8), to: &rest)
+        ZMTPConnection.appendFrame([UInt8](repeating: 2, count: 40_000), to: &rest)
         reader.append(rest)
-        #expect(reader.unreadCount == rest.count)
         #expect(try reader.next() == .message([[], Array("first".utf8), Array("last".utf8)]))
+        #expect(try reader.next() == .message([[UInt8](repeating: 2, count: 40_000)]))
+        #expect(reader.unreadCount == 0)
         // And lent without a copy, the same frames.
         var message: [UInt8] = []
         ZMTPConnection.appendFrame([], more: true, to: &message)
@@ -73,6 +76,14 @@ struct ZMTPFrameReaderTests {
             return
         }
         #expect(lent == [[], Array("body".utf8)])
+    }
+
+    @Test func aMessageLargerThanTheBufferMakesItGrow() throws {
+        var bytes: [UInt8] = []
+        ZMTPConnection.appendFrame([UInt8](repeating: 3, count: 500_000), to: &bytes)
+        var reader = ZMTPFrameReader(maxMessageBytes: 1 << 20)
+        for chunk in stride(from: 0, to: bytes.count, by: 65_536) { reader.append(Array(bytes[chunk..<min(chunk + 65_536, bytes.count)])) }
+        #expect(try reader.next() == .message([[UInt8](repeating: 3, count: 500_000)]))
     }
 
     @Test func aMessageOverTheLimitIsAFailureEvenAcrossFrames() throws {

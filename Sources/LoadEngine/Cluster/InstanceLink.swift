@@ -8,8 +8,8 @@ protocol InstanceLink: AnyObject {
     /// The instance's index in the cluster.
     var instance: Int { get }
 
-    /// Queues `body` as a request to `useCase`'s endpoint.
-    func send(_ body: [UInt8], to useCase: UseCaseName) -> InstanceLinkSend
+    /// Queues `request` to `useCase`'s endpoint.
+    func send(_ request: OutgoingRequest, to useCase: UseCaseName) -> InstanceLinkSend
 
     /// Writes what ``send(_:to:)`` queued, as far as the connections take it now.
     func flush()

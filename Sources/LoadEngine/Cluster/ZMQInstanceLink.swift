@@ -44,10 +44,10 @@ final class ZMQInstanceLink: InstanceLink {
         }
     }
 
-    func send(_ body: [UInt8], to useCase: UseCaseName) -> InstanceLinkSend {
+    func send(_ request: OutgoingRequest, to useCase: UseCaseName) -> InstanceLinkSend {
         guard let socket = byUseCase[useCase] else { return .noEndpoint }
         do throws(ZMQError) {
-            try socket.sendMultipart([[], body], dontWait: true)
+            try socket.sendMultipart([[], request.bytes], dontWait: true)
             return .queued
         } catch {
             // The socket's queue is full (requests that timed out while the service was gone may

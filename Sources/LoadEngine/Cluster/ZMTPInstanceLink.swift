@@ -83,11 +83,13 @@ final class ZMTPInstanceLink: InstanceLink {
         pollSetIsStale = true
     }
 
-    func send(_ body: [UInt8], to useCase: UseCaseName) -> InstanceLinkSend {
+    func send(_ request: OutgoingRequest, to useCase: UseCaseName) -> InstanceLinkSend {
         let place = UseCaseName.allCases.firstIndex(of: useCase)!
         guard addresses[place] != nil else { return .noEndpoint }
         let now = connections[place] == nil ? MonotonicClock.nanoseconds() : 0
-        guard let connection = open(place, now: now), connection.queueRequest(body) else { return .notSent }
+        guard let connection = open(place, now: now), connection.queueRequest(byteCount: request.byteCount, write: request.append(to:)) else {
+            return .notSent
+        }
         return .queued
     }
 

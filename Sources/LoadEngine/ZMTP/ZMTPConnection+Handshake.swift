@@ -18,17 +18,21 @@ extension ZMTPConnection {
 
     /// Appends one frame: flags, size (1 byte, or 8 for a body over 255 bytes), body.
     static func appendFrame(_ body: [UInt8], more: Bool = false, command: Bool = false, to out: inout [UInt8]) {
+        appendFrameHeader(size: body.count, more: more, command: command, to: &out)
+        out.append(contentsOf: body)
+    }
+
+    /// Appends the flags and size of a frame whose `size` bytes of body come next.
+    static func appendFrameHeader(size: Int, more: Bool = false, command: Bool = false, to out: inout [UInt8]) {
         var flags: UInt8 = (more ? 0x01 : 0) | (command ? 0x04 : 0)
-        if body.count > 255 {
+        if size > 255 {
             flags |= 0x02
             out.append(flags)
-            let size = UInt64(body.count)
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: size >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: UInt64(size) >> UInt64(shift))) }
         } else {
             out.append(flags)
-            out.append(UInt8(body.count))
+            out.append(UInt8(size))
         }
-        out.append(contentsOf: body)
     }
 
     /// The reason an `ERROR` command gives (a 1-byte length, then the text).

@@ -19,7 +19,6 @@ final class ZMTPConnection {
     /// Bytes of `outbound` already written.
     private var written = 0
     private let queueLimitBytes: Int
-    private var scratch: UnsafeMutableRawBufferPointer
     private var isClosed = false
     /// Heartbeat `PING`s answered so far.
     private(set) var pingsAnswered = 0
@@ -35,7 +34,6 @@ final class ZMTPConnection {
         descriptor = try Self.connect(to: address, timeoutMilliseconds: timeoutMilliseconds)
         reader = ZMTPFrameReader(maxMessageBytes: maxMessageBytes)
         self.queueLimitBytes = queueLimitBytes
-        scratch = .allocate(byteCount: 65_536, alignment: 8)
         do throws(ZMTPFailure) {
             try handshake(socketType: socketType)
             var flags = fcntl(descriptor, F_GETFL)
@@ -49,8 +47,10 @@ final class ZMTPConnection {
 
     deinit {
         close()
-        scratch.deallocate()
     }
+
+    /// The most one `recv` reads.
+    private static let readSize = 65_536
 
     /// Whether queued bytes still wait to be written.
     var hasUnwrittenBytes: Bool { written < outbound.count }
@@ -58,9 +58,18 @@ final class ZMTPConnection {
     /// Queues a request: an empty delimiter frame, then `body` (what a DEALER sends a ROUTER).
     /// `false`, queueing nothing, while more than the queue limit waits to be written.
     func queueRequest(_ body: [UInt8]) -> Bool {
+        queueRequest(byteCount: body.count) { $0.append(contentsOf: body) }
+    }
+
+    /// Queues a request whose body of `byteCount` bytes `write` appends to the queue (written in
+    /// place, not copied); `false`, queueing nothing, as ``queueRequest(_:)``.
+    func queueRequest(byteCount: Int, write: (inout [UInt8]) -> Void) -> Bool {
         guard outbound.count - written < queueLimitBytes else { return false }
         Self.appendFrame([], more: true, to: &outbound)
-        Self.appendFrame(body, more: false, to: &outbound)
+        Self.appendFrameHeader(size: byteCount, to: &outbound)
+        let start = outbound.count
+        write(&outbound)
+        precondition(outbound.count - start == byteCount, "a request body of \(outbound.count - start) bytes announced as \(byteCount)")
         return true
     }
 
@@ -94,12 +103,11 @@ final class ZMTPConnection {
     /// `ERROR`, or broke the protocol.
     func receive(_ message: (ZMTPFrames) -> Void) throws(ZMTPFailure) {
         while true {
-            let count = recv(descriptor, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT))
+            let count = reader.receive(atMost: Self.readSize) { end, size in recv(descriptor, end, size, Int32(MSG_DONTWAIT)) }
             if count > 0 {
-                reader.append(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
                 try dispatch(message)
                 // A short read emptied the socket: another call would only say so.
-                if count < scratch.count { return }
+                if count < Self.readSize { return }
                 continue
             }
             if count == 0 { throw ZMTPFailure("the peer closed the connection") }
@@ -119,11 +127,8 @@ final class ZMTPConnection {
 
     /// Reads once, waiting up to the socket's timeout (the handshake's blocking socket).
     func readSome() throws(ZMTPFailure) {
-        let count = recv(descriptor, scratch.baseAddress, scratch.count, 0)
-        if count > 0 {
-            reader.append(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-            return
-        }
+        let count = reader.receive(atMost: Self.readSize) { end, size in recv(descriptor, end, size, 0) }
+        if count > 0 { return }
         if count == 0 { throw ZMTPFailure("the peer closed the connection during the handshake") }
         let error = errno
         if error == EINTR { return }

@@ -1,9 +1,7 @@
-import WireContract
-
 /// One reply's latency, from the intended send time.
 struct LatencySample: Sendable {
-    /// The use case it went to.
-    let useCase: UseCaseName
+    /// The use case it went to, by its ``StressRequest/useCaseIndex``.
+    let useCaseIndex: Int
     /// Microseconds.
     let micros: UInt64
 }

@@ -10,7 +10,8 @@ final class StressProgress: Sendable {
         var tally = StressTally()
         var inFlight: [Int]
         var recent = LatencyHistogram.make()
-        var byUseCase: [UseCaseName: Histogram<UInt64>] = [:]
+        /// By ``StressRequest/useCaseIndex``.
+        var byUseCase = [Histogram<UInt64>?](repeating: nil, count: StressRequest.useCaseOrder.count)
     }
 
     private let state: Mutex<State>
@@ -27,7 +28,8 @@ final class StressProgress: Sendable {
             for sample in samples {
                 let micros = min(sample.micros, LatencyHistogram.ceilingMicros)
                 _ = state.recent.record(micros)
-                _ = state.byUseCase[sample.useCase, default: LatencyHistogram.make()].record(micros)
+                if state.byUseCase[sample.useCaseIndex] == nil { state.byUseCase[sample.useCaseIndex] = LatencyHistogram.make() }
+                _ = state.byUseCase[sample.useCaseIndex]!.record(micros)
             }
         }
     }
@@ -44,6 +46,12 @@ final class StressProgress: Sendable {
 
     /// Every latency recorded, per use case.
     func latencies() -> [UseCaseName: Histogram<UInt64>] {
-        state.withLock { $0.byUseCase }
+        state.withLock { state in
+            var latencies: [UseCaseName: Histogram<UInt64>] = [:]
+            for (index, histogram) in state.byUseCase.enumerated() {
+                if let histogram { latencies[StressRequest.useCaseOrder[index]] = histogram }
+            }
+            return latencies
+        }
     }
 }

@@ -23,7 +23,8 @@ struct StressThread {
 
     private struct Pending {
         let request: StressRequest
-        let key: String?
+        /// The client's number for it (a write's idempotency key ends with it).
+        let number: UInt64
         /// The client's position in the thread's list.
         let client: Int
         let instance: Int
@@ -140,10 +141,15 @@ struct StressThread {
             return entry
         }
 
+        /// A write's idempotency key (made only when needed: a write whose outcome is unknown).
+        func idempotencyKey(of entry: Pending) -> String? {
+            entry.request.isWrite ? clients[entry.client].keyPrefix + String(entry.number) : nil
+        }
+
         /// Counts `entry` answered at `now`, with its latency.
         func answered(_ entry: Pending, at now: UInt64) {
             count(entry.instance) { $0.answered += 1 }
-            samples.append(LatencySample(useCase: entry.request.useCase, micros: max(1, (now &- entry.intended) / 1000)))
+            samples.append(LatencySample(useCaseIndex: entry.request.useCaseIndex, micros: max(1, (now &- entry.intended) / 1000)))
         }
 
         /// Counts `entry` answered `ok` with `result` (`nil`: not read), and applies the result to
@@ -224,7 +230,7 @@ struct StressThread {
                 if code == WireErrorCode.unavailable.rawValue, clients[entry.client].current == entry.instance {
                     moveAway(from: entry.instance, because: "answered unavailable")
                 }
-            } else if reply.replyErrorOutcome == .unknown, let key = entry.key {
+            } else if reply.replyErrorOutcome == .unknown, let key = idempotencyKey(of: entry) {
                 // The service could not tell whether the write took effect: the same case as no
                 // answer, settled by resending it with its key after the load.
                 count(entry.instance) { $0.outcomeUnknown += 1 }
@@ -264,8 +270,8 @@ struct StressThread {
                     outcome.failure = "load thread \(plan.index): cannot connect to instance \(cluster.instances[instance].name): \(error)"
                     return nil
                 }
-                let key = request.isWrite ? clients[client].keyPrefix + String(number) : nil
-                switch link.send(WireEnvelope.requestBytes(id: String(id), params: request.paramsJSON, idempotencyKey: key), to: request.useCase) {
+                let outgoing = OutgoingRequest(id: id, params: request.paramsJSON, keyPrefix: request.isWrite ? clients[client].keyPrefix : nil, keyNumber: number)
+                switch link.send(outgoing, to: request.useCase) {
                 case .queued:
                     break
                 case .noEndpoint:
@@ -277,7 +283,7 @@ struct StressThread {
                     continue
                 }
                 pending[id] = Pending(
-                    request: request, key: key, client: client, instance: instance, intended: intended, sent: now)
+                    request: request, number: number, client: client, instance: instance, intended: intended, sent: now)
                 pendingPerInstance[instance] += 1
                 clients[client].outstanding += 1
                 count(instance) { $0.sent += 1 }
@@ -387,7 +393,7 @@ struct StressThread {
         }
         // Whatever never got an answer: its effect is unknown.
         for entry in expired.values {
-            if let key = entry.key { outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance)) }
+            if let key = idempotencyKey(of: entry) { outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance)) }
             outcome.useCases[entry.request.useCase, default: StressUseCaseStats()].errors["timeout", default: 0] += 1
         }
         progress.publish(thread: plan.index, delta: delta, inFlight: 0, samples: samples)
