@@ -17,6 +17,13 @@ struct StressMixTests {
         #expect(StressMix(text) == nil)
     }
 
+    @Test func eachKindIsPickedForItsShareOfTheDraws() throws {
+        let mix = try #require(StressMix("order=2,review=0,read=1"))
+        // In the kinds' order (read before review before order), weight 0 never drawn.
+        #expect((0..<6).map { mix.pick(UInt64($0)) } == [.read, .order, .order, .read, .order, .order])
+        #expect(mix.pick(.max) == [StressOperationKind.read, .order, .order][Int(UInt64.max % 3)])
+    }
+
     @Test func theNamedMixesSendEveryKindBetweenThem() {
         #expect(StressOperationKind.allCases.allSatisfy { kind in StressMix.named.contains { $0.mix.includes(kind) } })
         #expect(StressOperationKind.allCases.filter { $0 != .update }.allSatisfy { StressMix.standard.includes($0) })

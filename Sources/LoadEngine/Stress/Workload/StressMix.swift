@@ -5,6 +5,9 @@ import Foundation
 public struct StressMix: Sendable, CustomStringConvertible {
     /// Weight of each kind (≥ 0; their sum is > 0).
     public let weights: [StressOperationKind: Int]
+    /// The kinds with a weight, each with the sum of the weights up to and including it, in
+    /// the kinds' order: ``pick(_:)`` without a lookup by kind (whose hash is its name's).
+    private let cumulative: [(kind: StressOperationKind, upTo: Int)]
 
     /// The default mix: mostly reads, with every invariant-bearing write well represented.
     public static let standard = StressMix("read=52,favorite=15,review=10,order=12,cancel=3,restock=3,register=5")!
@@ -40,16 +43,19 @@ public struct StressMix: Sendable, CustomStringConvertible {
         }
         guard weights.values.reduce(0, +) > 0 else { return nil }
         self.weights = weights
+        var sum = 0
+        cumulative = StressOperationKind.allCases.compactMap { kind in
+            guard let weight = weights[kind], weight > 0 else { return nil }
+            sum += weight
+            return (kind, sum)
+        }
     }
 
     /// Picks a kind for a uniformly random `draw`.
     func pick(_ draw: UInt64) -> StressOperationKind {
-        let total = weights.values.reduce(0, +)
-        var point = Int(draw % UInt64(total))
-        for kind in StressOperationKind.allCases {
-            let weight = weights[kind] ?? 0
-            if point < weight { return kind }
-            point -= weight
+        let point = Int(draw % UInt64(cumulative[cumulative.count - 1].upTo))
+        for entry in cumulative where point < entry.upTo {
+            return entry.kind
         }
         return .read
     }

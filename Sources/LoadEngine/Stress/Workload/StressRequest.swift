@@ -1,8 +1,10 @@
 import WireContract
 import WireJSON
 
-/// One request of a stress run, and what its answer means for the ledger.
-struct StressRequest: Sendable {
+/// One request of a stress run, and what its answer means for the ledger. A class (immutable):
+/// a request waiting for its reply is held and handed around by one reference, not copied
+/// field by field.
+final class StressRequest: Sendable {
     /// The use case it goes to.
     let useCase: UseCaseName
     /// Its params, as the JSON text sent.

@@ -211,10 +211,12 @@ struct StressWorkload {
     private mutating func register() -> StressRequest {
         let email = random.index(fixture.contestedEmails.count)
         // The same address in a random mix of upper and lower case: uniqueness is case-insensitive.
-        var address = ""
-        for character in fixture.contestedEmails[email] {
-            address += random.chance(50) ? character.uppercased() : String(character)
+        // (The contested addresses are ASCII.)
+        var bytes = Array(fixture.contestedEmails[email].utf8)
+        for index in bytes.indices where random.chance(50) && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[index]) {
+            bytes[index] -= 0x20
         }
+        let address = String(decoding: bytes, as: UTF8.self)
         var params = StressParams()
         params.add(WireMember.name, "Contender \(clientIndex)")
         params.add(WireMember.email, address)
