@@ -43,6 +43,7 @@ struct ZMTPConnectionTests {
         // Short and long (8-byte size) bodies.
         let bodies = (0..<200).map { [UInt8](repeating: UInt8($0 % 251), count: $0 * 3) }
         for body in bodies { #expect(connection.queueRequest(body)) }
+        #expect(connection.awaitingReplies == bodies.count)
         try connection.flush()
         for body in bodies {
             let request = try router.receiveMultipart()
@@ -54,6 +55,7 @@ struct ZMTPConnectionTests {
         var replies: [[[UInt8]]] = []
         #expect(try Self.receive(connection, until: { replies.count == bodies.count }) { replies.append($0) })
         #expect(replies == bodies.map { [[], $0.reversed()] })
+        #expect(connection.awaitingReplies == 0)
     }
 
     @Test func aPeerThatStopsReadingBoundsTheQueueAndGetsEveryRequestWhenItReadsAgain() throws {

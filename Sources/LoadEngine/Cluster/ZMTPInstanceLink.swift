@@ -29,10 +29,18 @@ final class ZMTPInstanceLink: InstanceLink {
     /// The wait before the next attempt after another failure, per connection that failed.
     private var retryInterval: [UInt64?]
     private var dropped = false
+    /// The places of connections with queued bytes not yet written, each once.
+    private var unflushed: [Int] = []
+    private var isUnflushed: [Bool]
     private var pollSet: [pollfd] = []
     /// The connections in `pollSet`'s order, with their use cases' places.
     private var polled: [(useCase: Int, connection: ZMTPConnection)] = []
-    private var pollSetIsStale = true
+    /// Calls of ``receiveArrived(_:)`` since every connection was last polled.
+    private var callsSinceFullPoll = 0
+    /// How often every connection is polled, not only those awaiting replies: often enough to
+    /// answer the peer's heartbeat `PING`s (svcd: every 2 s, a 6 s timeout) and see a
+    /// connection closed while idle; a round is at most 50 ms, so within 0.8 s.
+    static let fullPollEvery = 16
     private let timeoutMilliseconds: Int
     private let maxMessageBytes: Int
     private let queueLimitBytes: Int
@@ -49,6 +57,7 @@ final class ZMTPInstanceLink: InstanceLink {
         connections = Array(repeating: nil, count: all.count)
         retryAt = Array(repeating: 0, count: all.count)
         retryInterval = Array(repeating: nil, count: all.count)
+        isUnflushed = Array(repeating: false, count: all.count)
         self.timeoutMilliseconds = timeoutMilliseconds
         self.maxMessageBytes = maxMessageBytes
         self.queueLimitBytes = queueLimitBytes
@@ -65,7 +74,6 @@ final class ZMTPInstanceLink: InstanceLink {
             connections[useCase] = connection
             retryAt[useCase] = 0
             retryInterval[useCase] = nil
-            pollSetIsStale = true
             return connection
         } catch {
             drop(useCase)
@@ -80,7 +88,6 @@ final class ZMTPInstanceLink: InstanceLink {
         retryAt[useCase] = MonotonicClock.nanoseconds() + interval
         retryInterval[useCase] = min(interval * 2, Self.maxReconnectIntervalNanoseconds)
         dropped = true
-        pollSetIsStale = true
     }
 
     func send(_ request: OutgoingRequest, to useCase: UseCaseName) -> InstanceLinkSend {
@@ -90,21 +97,44 @@ final class ZMTPInstanceLink: InstanceLink {
         guard let connection = open(place, now: now), connection.queueRequest(byteCount: request.byteCount, write: request.append(to:)) else {
             return .notSent
         }
+        if !isUnflushed[place] {
+            isUnflushed[place] = true
+            unflushed.append(place)
+        }
         return .queued
     }
 
     func flush() {
-        for (useCase, connection) in connections.enumerated() {
-            guard let connection, connection.hasUnwrittenBytes else { continue }
-            do throws(ZMTPFailure) { try connection.flush() } catch { drop(useCase) }
+        guard !unflushed.isEmpty else { return }
+        var stillQueued = 0
+        for place in unflushed {
+            guard let connection = connections[place] else {
+                isUnflushed[place] = false
+                continue
+            }
+            do throws(ZMTPFailure) { try connection.flush() } catch { drop(place) }
+            if let connection = connections[place], connection.hasUnwrittenBytes {
+                unflushed[stillQueued] = place
+                stillQueued += 1
+            } else {
+                isUnflushed[place] = false
+            }
         }
+        unflushed.removeLast(unflushed.count - stillQueued)
     }
 
     func receiveArrived(_ reply: (LentReply) -> Void) throws(ZMQError) {
-        if pollSetIsStale {
-            polled = connections.enumerated().compactMap { useCase, connection in connection.map { (useCase, $0) } }
-            pollSet = polled.map { pollfd(fd: $0.connection.descriptor, events: Int16(POLLIN), revents: 0) }
-            pollSetIsStale = false
+        // Only the connections awaiting replies (a `poll` costs per descriptor): at a few
+        // requests per round most of a link's connections have nothing to read.
+        callsSinceFullPoll += 1
+        let everyConnection = callsSinceFullPoll >= Self.fullPollEvery
+        if everyConnection { callsSinceFullPoll = 0 }
+        pollSet.removeAll(keepingCapacity: true)
+        polled.removeAll(keepingCapacity: true)
+        for (useCase, connection) in connections.enumerated() {
+            guard let connection, everyConnection || connection.awaitingReplies > 0 else { continue }
+            polled.append((useCase, connection))
+            pollSet.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0))
         }
         guard !pollSet.isEmpty else { return }
         let ready = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 0) }
@@ -130,6 +160,5 @@ final class ZMTPInstanceLink: InstanceLink {
     func close() {
         for connection in connections { connection?.close() }
         connections = connections.map { _ in nil }
-        pollSetIsStale = true
     }
 }

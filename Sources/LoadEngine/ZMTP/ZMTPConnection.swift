@@ -22,6 +22,8 @@ final class ZMTPConnection {
     private var isClosed = false
     /// Heartbeat `PING`s answered so far.
     private(set) var pingsAnswered = 0
+    /// Requests queued for which no reply has come yet (as far as counting messages tells).
+    private(set) var awaitingReplies = 0
 
     /// Connects to `address`, greets, and exchanges `READY` as `socketType`, waiting at most
     /// `timeoutMilliseconds` for each step; then the connection never blocks. Replies or
@@ -70,6 +72,7 @@ final class ZMTPConnection {
         let start = outbound.count
         write(&outbound)
         precondition(outbound.count - start == byteCount, "a request body of \(outbound.count - start) bytes announced as \(byteCount)")
+        awaitingReplies += 1
         return true
     }
 
@@ -152,7 +155,7 @@ final class ZMTPConnection {
             case .incomplete:
                 return
             case .message:
-                continue
+                awaitingReplies = max(0, awaitingReplies - 1)
             case .command(let body):
                 let input = ZMTPInput.command(body)
                 switch input.commandName {
