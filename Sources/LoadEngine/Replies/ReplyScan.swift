@@ -29,10 +29,7 @@ struct ReplyScan: Sendable {
     @inline(__always)
     func idNumber(in body: UnsafeRawBufferPointer) -> (number: Int, end: Int)? {
         let count = body.count
-        guard count > prefix.count + 1 else { return nil }
-        for index in prefix.indices where body[index] != prefix[index] {
-            return nil
-        }
+        guard count > prefix.count + 1, Self.matches(prefix, in: body, at: 0) else { return nil }
         var position = prefix.count
         var number = 0
         var digits = 0
@@ -49,11 +46,7 @@ struct ReplyScan: Sendable {
     /// Whether `,"ok":true` follows at `end` (from ``idNumber(in:)``).
     @inline(__always)
     func succeeds(_ body: UnsafeRawBufferPointer, after end: Int) -> Bool {
-        guard body.count - end >= success.count else { return false }
-        for index in success.indices where body[end + index] != success[index] {
-            return false
-        }
-        return true
+        Self.matches(success, in: body, at: end)
     }
 
     /// Where the result starts in a success reply: `end` is from ``idNumber(in:)`` and
@@ -61,10 +54,18 @@ struct ReplyScan: Sendable {
     @inline(__always)
     func resultStart(_ body: UnsafeRawBufferPointer, afterSuccessAt end: Int) -> Int? {
         let start = end + success.count
-        guard body.count - start > result.count else { return nil }
-        for index in result.indices where body[start + index] != result[index] {
-            return nil
-        }
+        // The result's first byte must follow too.
+        guard body.count - start > result.count, Self.matches(result, in: body, at: start) else { return nil }
         return start + result.count
+    }
+
+    /// Whether `body` holds `literal` at `offset`.
+    @inline(__always)
+    private static func matches(_ literal: [UInt8], in body: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        guard body.count - offset >= literal.count else { return false }
+        for index in literal.indices where body[offset + index] != literal[index] {
+            return false
+        }
+        return true
     }
 }
