@@ -81,24 +81,17 @@ public enum WireEnvelope {
 
     /// ``requestBytes(id:paramsJSON:idempotencyKey:)`` with `params` as UTF-8 bytes already.
     public static func requestBytes(id: String, params: [UInt8], idempotencyKey: String? = nil) -> [UInt8] {
-        var bytes = requestPrefix
-        bytes.reserveCapacity(requestPrefix.count + id.utf8.count + (idempotencyKey.map { $0.utf8.count + keyBeforeValue.count } ?? 0) + paramsAfterId.count + params.count + 1)
-        bytes.append(contentsOf: id.utf8)
-        if let idempotencyKey {
-            bytes.append(contentsOf: keyBeforeValue)
-            bytes.append(contentsOf: idempotencyKey.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(requestByteCount(idBytes: id.utf8.count, keyBytes: idempotencyKey?.utf8.count, paramsBytes: params.count))
+        appendRequest(params: params, hasKey: idempotencyKey != nil, to: &bytes) { $0.append(contentsOf: id.utf8) } key: {
+            $0.append(contentsOf: idempotencyKey!.utf8)
         }
-        bytes.append(contentsOf: paramsAfterId)
-        bytes.append(contentsOf: params)
-        bytes.append(UInt8(ascii: "}"))
         return bytes
     }
 
     /// How many bytes ``appendRequest(id:params:keyPrefix:keyNumber:to:)`` appends.
     public static func requestByteCount(id: UInt64, params: [UInt8], keyPrefix: String?, keyNumber: UInt64) -> Int {
-        var count = requestPrefix.count + decimalDigits(id) + paramsAfterId.count + params.count + 1
-        if let keyPrefix { count += keyBeforeValue.count + keyPrefix.utf8.count + decimalDigits(keyNumber) }
-        return count
+        requestByteCount(idBytes: decimalDigits(id), keyBytes: keyPrefix.map { $0.utf8.count + decimalDigits(keyNumber) }, paramsBytes: params.count)
     }
 
     /// Appends to `bytes` what ``requestBytes(id:params:idempotencyKey:)`` makes of the decimal
@@ -106,16 +99,31 @@ public enum WireEnvelope {
     /// `keyNumber`, without making those strings: load generators write requests by the million
     /// straight into what they send. `keyPrefix` must need no escaping.
     public static func appendRequest(id: UInt64, params: [UInt8], keyPrefix: String?, keyNumber: UInt64, to bytes: inout [UInt8]) {
+        appendRequest(params: params, hasKey: keyPrefix != nil, to: &bytes) { appendDecimal(id, to: &$0) } key: {
+            $0.append(contentsOf: keyPrefix!.utf8)
+            appendDecimal(keyNumber, to: &$0)
+        }
+    }
+
+    /// The request layout, once: the prefix, the id `id` writes, the key `key` writes when there
+    /// is one, the params. (Closures that do not escape: nothing is allocated for them.)
+    private static func appendRequest(
+        params: [UInt8], hasKey: Bool, to bytes: inout [UInt8], id: (inout [UInt8]) -> Void, key: (inout [UInt8]) -> Void
+    ) {
         bytes.append(contentsOf: requestPrefix)
-        appendDecimal(id, to: &bytes)
-        if let keyPrefix {
+        id(&bytes)
+        if hasKey {
             bytes.append(contentsOf: keyBeforeValue)
-            bytes.append(contentsOf: keyPrefix.utf8)
-            appendDecimal(keyNumber, to: &bytes)
+            key(&bytes)
         }
         bytes.append(contentsOf: paramsAfterId)
         bytes.append(contentsOf: params)
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// The size of that layout with an id, a key (`nil`: none) and params of these sizes.
+    private static func requestByteCount(idBytes: Int, keyBytes: Int?, paramsBytes: Int) -> Int {
+        requestPrefix.count + idBytes + (keyBytes.map { keyBeforeValue.count + $0 } ?? 0) + paramsAfterId.count + paramsBytes + 1
     }
 
     private static func decimalDigits(_ value: UInt64) -> Int {
