@@ -10,7 +10,7 @@ struct OutgoingRequestTests {
     func theBytesAreTheEnvelopesAndTheirCountIsKnownBeforehand(_ number: UInt64) throws {
         let params = Array(#"{"userId":"u-1","items":[{"itemId":"m-1","quantity":2}]}"#.utf8)
         for keyPrefix in [nil, "stress-1a2b-c3-"] {
-            let request = OutgoingRequest(id: number, params: params, keyPrefix: keyPrefix, keyNumber: number / 3)
+            let request = OutgoingRequest(useCase: .placeOrder, useCaseIndex: UseCaseName.allCases.firstIndex(of: .placeOrder)!, id: number, params: params, keyPrefix: keyPrefix, keyNumber: number / 3)
             let expected = WireEnvelope.requestBytes(id: String(number), params: params, idempotencyKey: keyPrefix.map { $0 + String(number / 3) })
             #expect(request.bytes == expected)
             #expect(request.byteCount == expected.count)

@@ -8,10 +8,10 @@ protocol InstanceLink: AnyObject {
     /// The instance's index in the cluster.
     var instance: Int { get }
 
-    /// Queues `request` to `useCase`'s endpoint.
-    func send(_ request: OutgoingRequest, to useCase: UseCaseName) -> InstanceLinkSend
+    /// Queues `request` to its use case's endpoint.
+    func send(_ request: OutgoingRequest) -> InstanceLinkSend
 
-    /// Writes what ``send(_:to:)`` queued, as far as the connections take it now.
+    /// Writes what ``send(_:)`` queued, as far as the connections take it now.
     func flush()
 
     /// Lends every reply that has arrived to `reply`, without waiting.

@@ -3,6 +3,9 @@ import WireContract
 /// A request as a load thread hands it to an ``InstanceLink``: its parts, written with
 /// ``WireEnvelope``'s layout straight into what the link sends (no envelope built first).
 struct OutgoingRequest {
+    /// The use case it goes to, and its place in `UseCaseName.allCases` (``StressRequest/useCaseIndex``).
+    let useCase: UseCaseName
+    let useCaseIndex: Int
     /// The request's id (decimal on the wire, see ``PacedClient/requestId(client:number:)``).
     let id: UInt64
     /// The params' JSON text.

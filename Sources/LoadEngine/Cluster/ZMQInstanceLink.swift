@@ -44,8 +44,8 @@ final class ZMQInstanceLink: InstanceLink {
         }
     }
 
-    func send(_ request: OutgoingRequest, to useCase: UseCaseName) -> InstanceLinkSend {
-        guard let socket = byUseCase[useCase] else { return .noEndpoint }
+    func send(_ request: OutgoingRequest) -> InstanceLinkSend {
+        guard let socket = byUseCase[request.useCase] else { return .noEndpoint }
         do throws(ZMQError) {
             try socket.sendMultipart([[], request.bytes], dontWait: true)
             return .queued

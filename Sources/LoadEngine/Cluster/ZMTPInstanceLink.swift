@@ -90,8 +90,8 @@ final class ZMTPInstanceLink: InstanceLink {
         dropped = true
     }
 
-    func send(_ request: OutgoingRequest, to useCase: UseCaseName) -> InstanceLinkSend {
-        let place = UseCaseName.allCases.firstIndex(of: useCase)!
+    func send(_ request: OutgoingRequest) -> InstanceLinkSend {
+        let place = request.useCaseIndex
         guard addresses[place] != nil else { return .noEndpoint }
         let now = connections[place] == nil ? MonotonicClock.nanoseconds() : 0
         guard let connection = open(place, now: now), connection.queueRequest(byteCount: request.byteCount, write: request.append(to:)) else {

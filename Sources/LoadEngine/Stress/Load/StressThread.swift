@@ -270,8 +270,10 @@ struct StressThread {
                     outcome.failure = "load thread \(plan.index): cannot connect to instance \(cluster.instances[instance].name): \(error)"
                     return nil
                 }
-                let outgoing = OutgoingRequest(id: id, params: request.paramsJSON, keyPrefix: request.isWrite ? clients[client].keyPrefix : nil, keyNumber: number)
-                switch link.send(outgoing, to: request.useCase) {
+                let outgoing = OutgoingRequest(
+                    useCase: request.useCase, useCaseIndex: request.useCaseIndex, id: id, params: request.paramsJSON,
+                    keyPrefix: request.isWrite ? clients[client].keyPrefix : nil, keyNumber: number)
+                switch link.send(outgoing) {
                 case .queued:
                     break
                 case .noEndpoint:
@@ -294,7 +296,6 @@ struct StressThread {
 
         while true {
             let now = MonotonicClock.nanoseconds()
-            let roundStart = now
             for (instance, sockets) in connections where sockets.connectionLost() && isCurrent(instance) {
                 moveAway(from: instance, because: "connection lost")
             }
@@ -340,8 +341,7 @@ struct StressThread {
             // tick; never less than a tick since this round began (see ``StressThreadPlan/tickNanoseconds``).
             var wakeAt = nextDue == .max ? now + 50_000_000 : nextDue
             if plan.tickNanoseconds > 0 {
-                if !pending.isEmpty { wakeAt = min(wakeAt, now + plan.tickNanoseconds) }
-                wakeAt = max(wakeAt, roundStart + plan.tickNanoseconds)
+                wakeAt = pending.isEmpty ? max(wakeAt, now + plan.tickNanoseconds) : now + plan.tickNanoseconds
             }
             /// Checks a reply's frames and handles its body.
             func take(_ reply: LentReply, at received: UInt64) {
