@@ -125,38 +125,33 @@ public struct JSONSkim {
     /// 10^0 … 10^22: every one exact in a Double.
     private static let powersOfTen: [Double] = (0...22).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
 
-    /// A number written `-?DIGITS(.DIGITS)?` with at most 18 digits in all and no needless
-    /// leading zero, as its digits read as an integer and the count after the point; `nil` for
-    /// any other form (left to the parser).
+    /// A number written `-?DIGITS(.DIGITS)?` (valid by the parser's grammar, no exponent) with at
+    /// most 18 digits in all, as its digits read as an integer and the count after the point;
+    /// `nil` for any other form (left to the parser).
     private var shortDecimal: (units: Int64, fractionDigits: Int)? {
-        var position = start
-        let negative = bytes[position] == UInt8(ascii: "-")
-        if negative { position += 1 }
-        var units: Int64 = 0
-        var digits = 0
-        var fractionDigits = 0
-        var seenPoint = false
-        let integerStart = position
-        while position < end {
-            let byte = bytes[position]
-            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-                guard digits < 18 else { return nil }
-                units = units * 10 + Int64(byte &- UInt8(ascii: "0"))
-                digits += 1
-                if seenPoint { fractionDigits += 1 }
-            } else if byte == UInt8(ascii: "."), !seenPoint, position > integerStart {
-                seenPoint = true
-            } else {
-                return nil
+        rawBytes.withMemoryRebound(to: UInt8.self) { text in
+            guard NumberGrammar.scan(text, from: 0) == text.count else { return nil }
+            let negative = text[0] == UInt8(ascii: "-")
+            var units: Int64 = 0
+            var digits = 0
+            var fractionDigits = 0
+            var seenPoint = false
+            for byte in text[(negative ? 1 : 0)...] {
+                if NumberGrammar.isDigit(byte) {
+                    guard digits < 18 else { return nil }
+                    units = units * 10 + Int64(byte &- UInt8(ascii: "0"))
+                    digits += 1
+                    if seenPoint { fractionDigits += 1 }
+                } else if byte == UInt8(ascii: ".") {
+                    seenPoint = true
+                } else {
+                    return nil  // an exponent
+                }
             }
-            position += 1
+            // Minus zero keeps its sign only through the parser.
+            guard !negative || units != 0 else { return nil }
+            return (negative ? -units : units, fractionDigits)
         }
-        let integerDigits = digits - fractionDigits
-        guard integerDigits >= 1, !seenPoint || fractionDigits >= 1 else { return nil }
-        guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
-        // Minus zero keeps its sign only through the parser.
-        guard !negative || units != 0 else { return nil }
-        return (negative ? -units : units, fractionDigits)
     }
 
     private var isNumber: Bool {
