@@ -97,11 +97,15 @@ final class ZMTPInstanceLink: InstanceLink {
         guard let connection = open(place, now: now), connection.queueRequest(byteCount: request.byteCount, write: request.append(to:)) else {
             return .notSent
         }
-        if !isUnflushed[place] {
-            isUnflushed[place] = true
-            unflushed.append(place)
-        }
+        noteUnflushed(place)
         return .queued
+    }
+
+    /// Puts the connection at `place` on the list ``flush()`` writes, once.
+    private func noteUnflushed(_ place: Int) {
+        guard !isUnflushed[place] else { return }
+        isUnflushed[place] = true
+        unflushed.append(place)
     }
 
     func flush() {
@@ -141,13 +145,22 @@ final class ZMTPInstanceLink: InstanceLink {
         guard ready > 0 else { return }
         for (index, entry) in pollSet.enumerated() where entry.revents != 0 {
             do throws(ZMTPFailure) {
-                try polled[index].connection.receive { frames in
+                let connection = polled[index].connection
+                try connection.receive { frames in
                     reply(LentReply(frameCount: frames.count, startsWithDelimiter: frames[0].isEmpty, body: frames[frames.count - 1]))
                 }
+                // A PONG the socket did not take whole is finished by the next flush, not left
+                // until a request happens to go this way (svcd would drop the connection).
+                if connection.hasUnwrittenBytes { noteUnflushed(polled[index].useCase) }
             } catch {
                 drop(polled[index].useCase)
             }
         }
+    }
+
+    /// The peer's heartbeat `PING`s answered on the open connections.
+    var pingsAnswered: Int {
+        connections.reduce(0) { $0 + ($1?.pingsAnswered ?? 0) }
     }
 
     func connectionLost() -> Bool {
