@@ -10,8 +10,7 @@ final class StressProgress: Sendable {
         var tally = StressTally()
         var inFlight: [Int]
         var recent = LatencyHistogram.make()
-        /// By ``StressRequest/useCaseIndex``.
-        var byUseCase = [Histogram<UInt64>?](repeating: nil, count: StressRequest.useCaseOrder.count)
+        var byUseCase = UseCaseTable<Histogram<UInt64>>()
     }
 
     private let state: Mutex<State>
@@ -28,8 +27,7 @@ final class StressProgress: Sendable {
             for sample in samples {
                 let micros = min(sample.micros, LatencyHistogram.ceilingMicros)
                 _ = state.recent.record(micros)
-                if state.byUseCase[sample.useCaseIndex] == nil { state.byUseCase[sample.useCaseIndex] = LatencyHistogram.make() }
-                _ = state.byUseCase[sample.useCaseIndex]!.record(micros)
+                state.byUseCase.update(at: sample.useCaseIndex, makingIt: LatencyHistogram.make) { _ = $0.record(micros) }
             }
         }
     }
@@ -46,12 +44,6 @@ final class StressProgress: Sendable {
 
     /// Every latency recorded, per use case.
     func latencies() -> [UseCaseName: Histogram<UInt64>] {
-        state.withLock { state in
-            var latencies: [UseCaseName: Histogram<UInt64>] = [:]
-            for (index, histogram) in state.byUseCase.enumerated() {
-                if let histogram { latencies[StressRequest.useCaseOrder[index]] = histogram }
-            }
-            return latencies
-        }
+        state.withLock { $0.byUseCase.byName }
     }
 }

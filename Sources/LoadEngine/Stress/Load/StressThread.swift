@@ -46,11 +46,10 @@ struct StressThread {
         var polled: [ZMQSocket] = []
         var pollerIsStale = true
         var delta = StressTally()
-        // Per use case, by ``StressRequest/useCaseIndex``; into `outcome.useCases` at the end.
-        var useCaseStats = [StressUseCaseStats?](repeating: nil, count: StressRequest.useCaseOrder.count)
+        // Into `outcome.useCases` at the end.
+        var useCaseStats = UseCaseTable<StressUseCaseStats>()
         func stats(_ request: StressRequest, _ change: (inout StressUseCaseStats) -> Void) {
-            if useCaseStats[request.useCaseIndex] == nil { useCaseStats[request.useCaseIndex] = StressUseCaseStats() }
-            change(&useCaseStats[request.useCaseIndex]!)
+            useCaseStats.update(at: request.useCaseIndex, makingIt: StressUseCaseStats.init, change)
         }
 
         var clients = plan.clients.map { index in
@@ -388,9 +387,7 @@ struct StressThread {
             }
         }
 
-        for (index, stats) in useCaseStats.enumerated() {
-            if let stats { outcome.useCases[StressRequest.useCaseOrder[index]] = stats }
-        }
+        outcome.useCases = useCaseStats.byName
         // Whatever never got an answer: its effect is unknown.
         for entry in expired.values {
             if let key = idempotencyKey(of: entry) { outcome.unknownWrites.append(StressUnknownWrite(request: entry.request, key: key, instance: entry.instance)) }
