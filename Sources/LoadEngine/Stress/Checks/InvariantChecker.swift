@@ -253,7 +253,7 @@ struct InvariantChecker {
             guard let listed = stored[id] else { continue }  // reported by the stock check
             result.checked += 1
             if !OrderArithmetic.sameOrder(acknowledged, listed) {
-                result.fail("order \(id): PlaceOrder answered \(acknowledged) but ListOrders has \(listed)")
+                result.fail("order \(id): PlaceOrder answered \(String(decoding: acknowledged, as: UTF8.self)) but ListOrders has \(listed)")
             }
         }
         let sample = Array(ledger.orders.keys.sorted().prefix(200))
@@ -262,7 +262,7 @@ struct InvariantChecker {
             result.checked += 1
             guard let reply else { continue }
             if let acknowledged = ledger.orders[id], !OrderArithmetic.sameOrder(acknowledged, reply[WireMember.order.name] ?? .null) {
-                result.fail("order \(id): PlaceOrder answered \(acknowledged) but GetOrder has \(reply)")
+                result.fail("order \(id): PlaceOrder answered \(String(decoding: acknowledged, as: UTF8.self)) but GetOrder has \(reply)")
             }
         }
         return result

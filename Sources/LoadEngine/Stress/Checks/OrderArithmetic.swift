@@ -51,4 +51,11 @@ enum OrderArithmetic {
         ].map(\.name)
         return keys.allSatisfy { first[$0] == second[$0] }
     }
+
+    /// Whether an order as answered (its JSON, which must parse) and another rendering of it
+    /// agree on everything but formatting.
+    static func sameOrder(_ first: [UInt8], _ second: JSONValue) -> Bool {
+        guard let parsed = try? JSONParser.parse(first) else { return false }
+        return sameOrder(parsed, second)
+    }
 }

@@ -18,8 +18,9 @@ struct StressLedger: Sendable {
     /// Per restaurant: reviews of unknown outcome.
     var unknownReviews: [String: Int] = [:]
 
-    /// Acknowledged orders by id (the `order` object of the reply).
-    var orders: [String: JSONValue] = [:]
+    /// Acknowledged orders by id: the `order` object of the reply, as JSON (read only by the
+    /// checks after the load, so not parsed while it runs).
+    var orders: [String: [UInt8]] = [:]
     /// Orders of unknown outcome.
     var unknownOrders = 0
     /// Orders refused for lack of stock (`business_rule`).

@@ -124,8 +124,8 @@ final class StressRequest: Sendable {
             }
         case .order:
             // The order is kept whole: the checks after the load compare it with the store.
-            if let order = result?[WireMember.order.name]?.parsed, let id = order[WireMember.id.name]?.stringValue {
-                ledger.orders[id] = order
+            if let order = result?[WireMember.order.name], order.isObject, let id = order[WireMember.id.name]?.stringValue {
+                ledger.orders[id] = Array(order.rawBytes)
             } else {
                 ledger.observe(StressViolation(invariant: "orderTotals", detail: "PlaceOrder answered ok without an order id"))
             }
