@@ -33,8 +33,9 @@ final class ZMTPInstanceLink: InstanceLink {
     private var unflushed: [Int] = []
     private var isUnflushed: [Bool]
     private var pollSet: [pollfd] = []
-    /// The connections in `pollSet`'s order, with their use cases' places.
-    private var polled: [(useCase: Int, connection: ZMTPConnection)] = []
+    /// The places of the use cases whose connections are in `pollSet`, in its order (places, not
+    /// connections: emptying an array of references releases each, every round).
+    private var polled: [Int] = []
     /// Calls of ``receiveArrived(_:)`` since every connection was last polled.
     private var callsSinceFullPoll = 0
     /// How often every connection is polled, not only those awaiting replies: often enough to
@@ -137,23 +138,24 @@ final class ZMTPInstanceLink: InstanceLink {
         polled.removeAll(keepingCapacity: true)
         for (useCase, connection) in connections.enumerated() {
             guard let connection, everyConnection || connection.awaitingReplies > 0 else { continue }
-            polled.append((useCase, connection))
+            polled.append(useCase)
             pollSet.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0))
         }
         guard !pollSet.isEmpty else { return }
         let ready = pollSet.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 0) }
         guard ready > 0 else { return }
         for (index, entry) in pollSet.enumerated() where entry.revents != 0 {
+            let useCase = polled[index]
+            guard let connection = connections[useCase] else { continue }
             do throws(ZMTPFailure) {
-                let connection = polled[index].connection
                 try connection.receive { frames in
                     reply(LentReply(frameCount: frames.count, startsWithDelimiter: frames[0].isEmpty, body: frames[frames.count - 1]))
                 }
                 // A PONG the socket did not take whole is finished by the next flush, not left
                 // until a request happens to go this way (svcd would drop the connection).
-                if connection.hasUnwrittenBytes { noteUnflushed(polled[index].useCase) }
+                if connection.hasUnwrittenBytes { noteUnflushed(useCase) }
             } catch {
-                drop(polled[index].useCase)
+                drop(useCase)
             }
         }
     }
