@@ -250,6 +250,16 @@ public struct JSONWriter: ~Copyable {
         appendBytes(json)
     }
 
+    /// Splices members already encoded (`"a":1,"b":2`: keys and their values, no braces) into
+    /// the object being written, after any written before them. The bytes are not checked: they
+    /// must be one or more members of a JSON object, comma-separated.
+    public mutating func rawMembers(_ members: UnsafeRawBufferPointer) {
+        assert(depth > 0 && isObjectLevel && !afterKey, "JSONWriter.rawMembers(_:) outside an object or after a key")
+        guard !members.isEmpty else { return }
+        markNonEmpty()
+        appendBytes(members)
+    }
+
     /// Splices an already encoded JSON value in as the next value, byte for byte.
     /// The bytes are not checked: they must be exactly one valid JSON value.
     public mutating func rawJSON(_ json: some Collection<UInt8>) {

@@ -165,6 +165,28 @@ struct WriterTests {
         #expect(inObject == #"{"a":[1,2],"b":3}"#)
     }
 
+    @Test("rawMembers splices encoded members into the object being written")
+    func rawMembers() {
+        let members = Array(#""pre":"encoded","n":[1]"#.utf8)
+        let first = written { w in
+            w.beginObject()
+            members.withUnsafeBytes { w.rawMembers($0) }
+            w.key("after"); w.bool(true)
+            w.endObject()
+        }
+        #expect(first == #"{"pre":"encoded","n":[1],"after":true}"#)
+        let between = written { w in
+            w.beginArray()
+            w.beginObject(); w.key("before"); w.null()
+            members.withUnsafeBytes { w.rawMembers($0) }
+            [UInt8]().withUnsafeBytes { w.rawMembers($0) }
+            w.endObject()
+            w.beginObject(); [UInt8]().withUnsafeBytes { w.rawMembers($0) }; w.key("x"); w.int(1); w.endObject()
+            w.endArray()
+        }
+        #expect(between == #"[{"before":null,"pre":"encoded","n":[1]},{"x":1}]"#)
+    }
+
     @Test("value(_:) writes whole values, duplicates and order included")
     func wholeValues() {
         let value = JSONValue.object(JSONObject([("a", [1, "two", nil]), ("a", ["b": false]), ("", .array([]))]))

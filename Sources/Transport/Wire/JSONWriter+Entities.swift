@@ -48,6 +48,16 @@ extension JSONWriter {
     /// longitude, imageUrl, phoneNumber, website, openingHours[, isFavorite]}
     mutating func restaurant(_ restaurant: Restaurant, isFavorite: Bool? = nil) {
         beginObject()
+        RestaurantJSONMemo.shared.withMembers(of: restaurant) { rawMembers($0) }
+        if let isFavorite {
+            key(literal: WireMember.isFavorite.literal); bool(isFavorite)
+        }
+        endObject()
+    }
+
+    /// The members of a restaurant's object but `isFavorite`, in the object being written;
+    /// ``RestaurantJSONMemo`` keeps what it writes.
+    mutating func restaurantMembers(_ restaurant: Restaurant) {
         key(literal: WireMember.id.literal); string(restaurant.id.rawValue)
         key(literal: WireMember.name.literal); string(restaurant.name)
         key(literal: WireMember.cuisine.literal); string(restaurant.cuisine)
@@ -64,10 +74,6 @@ extension JSONWriter {
         beginArray()
         for line in restaurant.openingHours { string(line) }
         endArray()
-        if let isFavorite {
-            key(literal: WireMember.isFavorite.literal); bool(isFavorite)
-        }
-        endObject()
     }
 
     /// review {id, restaurantId, userId, rating, text, createdAt}
