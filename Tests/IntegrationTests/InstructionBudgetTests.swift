@@ -30,16 +30,18 @@ struct InstructionBudgetTests {
     /// Instructions per request when the budgets were set (2026-11-25; the debug figures again
     /// 2026-11-28, when `JSONWriter.key(literal:)`'s debug check stopped costing a tenth of them;
     /// the endpoint's again 2026-11-29, when Transport's `RequestBatches` replaced an
-    /// `AsyncStream`: 281,200 → 213,800 debug, 60,700 → 38,700 release) and the margin above
-    /// them a figure may reach. Measured repeatedly, quiet and with three CPU-bound processes
-    /// beside it, the endpoint figure moved by under 2 % (debug; release
-    /// under 3 %) and the wire path not at all.
+    /// `AsyncStream`: 281,200 → 213,800 debug, 60,700 → 38,700 release; both again 2026-12-07,
+    /// when replies began splicing each restaurant's JSON kept by `RestaurantJSONMemo`: wire
+    /// path 90,600 → 51,800 debug, 9,200 → 7,100 release, endpoint 213,800 → 179,000 and
+    /// 38,700 → 35,900) and the margin above them a figure may reach. Measured repeatedly,
+    /// quiet and with three CPU-bound processes beside it, the endpoint figure moved by under
+    /// 2 % (debug; release under 3 %) and the wire path not at all.
     #if DEBUG
-    static let wirePathMeasured = 90_600.0
-    static let endpointMeasured = 213_800.0
+    static let wirePathMeasured = 51_800.0
+    static let endpointMeasured = 179_000.0
     #else
-    static let wirePathMeasured = 9_200.0
-    static let endpointMeasured = 38_700.0
+    static let wirePathMeasured = 7_100.0
+    static let endpointMeasured = 35_900.0
     #endif
     static let margin = 1.10
 
