@@ -24,6 +24,11 @@ final class RestaurantJSONMemo: Sendable {
             self.restaurant = restaurant
             self.members = members
         }
+
+        /// The members, when written from a restaurant equal to `other` (compared in place).
+        func members(for other: borrowing Restaurant) -> [UInt8]? {
+            restaurant == other ? members : nil
+        }
     }
 
     /// The most restaurants kept.
@@ -40,10 +45,7 @@ final class RestaurantJSONMemo: Sendable {
 
     /// Calls `body` with `restaurant`'s members as JSON, written now unless kept from before.
     func withMembers<Result>(of restaurant: Restaurant, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        let kept = entries.withLock { entries -> [UInt8]? in
-            guard let entry = entries[restaurant.id], entry.restaurant == restaurant else { return nil }
-            return entry.members
-        }
+        let kept = entries.withLock { $0[restaurant.id]?.members(for: restaurant) }
         let members = kept ?? remember(restaurant)
         return members.withUnsafeBytes(body)
     }
