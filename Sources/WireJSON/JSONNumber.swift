@@ -172,8 +172,10 @@ enum NumberGrammar {
     /// Valid JSON number text spelled by its exact value, one spelling per value: an optional
     /// `-`, the significant digits without leading or trailing zeros, then `e` and the power of
     /// ten unless it is 0 (`1.50e2` → `15e1`, `0.001` → `1e-3`, `100` → `1e2`); zero is `0`.
-    /// Written exponents are read up to ten digits, as ``exactInt64(_:)`` reads them: values
-    /// that differ only beyond that are far past any finite `Double` and get one spelling.
+    /// A power of ten beyond ±10^9 (far past any finite `Double`) is spelled as ±10^9, so that
+    /// values differing only out there get one spelling, and a spelling reads back as itself:
+    /// written exponents are read saturated (``writtenExponent(_:at:)``), and moving trailing
+    /// zeros into a saturated one would otherwise spell a power that reads back smaller.
     static func exactSpelling(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         let end = text.count
         var i = 0
@@ -199,6 +201,7 @@ enum NumberGrammar {
             exponent += 1
         }
         guard !digits.isEmpty else { return [UInt8(ascii: "0")] }
+        exponent = min(max(exponent, -maxSpelledExponent), maxSpelledExponent)
         var spelling: [UInt8] = negative ? [UInt8(ascii: "-")] : []
         spelling += digits
         if exponent != 0 {
@@ -207,6 +210,9 @@ enum NumberGrammar {
         }
         return spelling
     }
+
+    /// The largest power of ten ``exactSpelling(_:)`` writes.
+    static let maxSpelledExponent = 1_000_000_000
 
     /// The exponent part (`e`/`E`, a sign, digits) starting at `i`, if there is one: its value,
     /// saturated past 10^9 (beyond that no answer of ``exactSpelling(_:)`` or ``exactInt64(_:)``

@@ -41,10 +41,24 @@ struct CanonicalEncodingTests {
         ("[123.456e-789]", "[123456e-792]"), ("[-1e-400]", "[-1e-400]"), ("[1.00000000000000000001]", "[100000000000000000001e-20]"),
         ("[100000000000000000.5]", "[1000000000000000005e-1]"), ("[-9223372036854775808.1]", "[-92233720368547758081e-1]"),
         ("[9223372036854775808]", "[9223372036854775808]"), ("[1E19]", "[1e19]"), ("[0.10e+20]", "[1e19]"),
-        ("[1e-99999999999999999999]", "[1e-9999999999]"), ("[2.5]", "[2.5]"), ("[1e400]", "[1e400]"),
+        ("[1e-99999999999999999999]", "[1e-1000000000]"), ("[2.5]", "[2.5]"), ("[1e400]", "[1e400]"),
         ("[-1.5E+400]", "[-15e399]"),
     ])
     func aNumberThatIsNoIntegerButWhoseNearestDoubleIsOneKeepsItsExactValue(_ pair: (String, String)) throws {
+        let once = try canonical(pair.0)
+        #expect(once == pair.1)
+        #expect(try canonical(once) == once)
+    }
+
+    /// Found by Fuzz/Targets/JSONParser.swift: `80e0999…9223` (a hundred digits of exponent) was
+    /// spelled `8e10000000000`, the saturated exponent plus the trailing zero moved into it,
+    /// which reads back as `8e1000000000`: not a fixed point.
+    @Test("powers of ten past a billion are spelled as a billion, and read back as themselves", arguments: [
+        ("[80e0" + String(repeating: "9", count: 96) + "223]", "[8e1000000000]"), ("[10e999999999]", "[1e1000000000]"),
+        ("[1e1000000000]", "[1e1000000000]"), ("[12e999999999]", "[12e999999999]"), ("[-0.00100e-99999999999]", "[-1e-1000000000]"),
+        ("[1000e-1000000002]", "[1e-999999999]"),
+    ])
+    func powersOfTenPastABillionAreSpelledAsABillion(_ pair: (String, String)) throws {
         let once = try canonical(pair.0)
         #expect(once == pair.1)
         #expect(try canonical(once) == once)
