@@ -51,6 +51,12 @@ final class RequestBatches: AsyncSequence, Sendable {
     }
 
     private let state = Mutex(State())
+    /// Released by the consumer after it stores its continuation, acquired by whoever takes it
+    /// to resume it, both under the lock. The lock already orders the two, but when it is
+    /// contended it changes hands in the Synchronization library's uninstrumented slow path
+    /// (.ci/tsan-suppressions.txt), and ThreadSanitizer, seeing no order, reported the resume's
+    /// read of the continuation against the consumer's write of it as a race.
+    private let handOff = Atomic<Int>(0)
 
     /// An empty, open queue.
     init() {}
@@ -62,6 +68,7 @@ final class RequestBatches: AsyncSequence, Sendable {
             guard !state.finished else { return nil }
             if let waiting = state.waiting {
                 state.waiting = nil
+                _ = handOff.load(ordering: .acquiring)
                 return waiting
             }
             state.queue.append(batch)
@@ -75,6 +82,7 @@ final class RequestBatches: AsyncSequence, Sendable {
         let consumer = state.withLock { state -> UnsafeContinuation<[InboundRequest]?, Never>? in
             state.finished = true
             defer { state.waiting = nil }
+            if state.waiting != nil { _ = handOff.load(ordering: .acquiring) }
             return state.waiting
         }
         consumer?.resume(returning: nil)
@@ -90,7 +98,10 @@ final class RequestBatches: AsyncSequence, Sendable {
             // Checked again under the lock: a batch or the end may have come since.
             let ready = state.withLock { state -> [InboundRequest]?? in
                 let ready = state.takeOrEnd()
-                if ready == nil { state.waiting = continuation }
+                if ready == nil {
+                    state.waiting = continuation
+                    handOff.wrappingAdd(1, ordering: .releasing)
+                }
                 return ready
             }
             if let ready { continuation.resume(returning: ready) }
