@@ -230,7 +230,8 @@ enum NumberGrammar {
         }
         var written = 0
         while i < end, text[i] &- 0x30 < 10 {
-            if written < 1_000_000_000 { written = written * 10 + Int(text[i] &- 0x30) }
+            // Exact up to the largest power spelled, so that a spelling reads back as itself.
+            if written < maxSpelledExponent { written = written * 10 + Int(text[i] &- 0x30) }
             i += 1
         }
         return negative ? -written : written

@@ -45,9 +45,14 @@ struct CanonicalEncodingTests {
         ("[-1.5E+400]", "[-15e399]"),
     ])
     func aNumberThatIsNoIntegerButWhoseNearestDoubleIsOneKeepsItsExactValue(_ pair: (String, String)) throws {
+        try expectCanonical(pair)
+    }
+
+    /// `pair.0`'s canonical text is `pair.1`, which is its own canonical text.
+    private func expectCanonical(_ pair: (String, String), sourceLocation: SourceLocation = #_sourceLocation) throws {
         let once = try canonical(pair.0)
-        #expect(once == pair.1)
-        #expect(try canonical(once) == once)
+        #expect(once == pair.1, sourceLocation: sourceLocation)
+        #expect(try canonical(once) == once, sourceLocation: sourceLocation)
     }
 
     /// Found by Fuzz/Targets/JSONParser.swift: `80e0999…9223` (a hundred digits of exponent) was
@@ -59,9 +64,7 @@ struct CanonicalEncodingTests {
         ("[1000e-1000000002]", "[1e-999999999]"),
     ])
     func powersOfTenPastABillionAreSpelledAsABillion(_ pair: (String, String)) throws {
-        let once = try canonical(pair.0)
-        #expect(once == pair.1)
-        #expect(try canonical(once) == once)
+        try expectCanonical(pair)
     }
 
     @Test("a number that is no integer is not the integer its nearest Double is")
