@@ -89,6 +89,13 @@ struct RequestDecodingTests {
         #"{"v":1,"idempotencyKey":["k"]}"#,
         #"{"v":1,"idempotencyKey":"a\u0041"}"#,
         #"{"v":1,"idempotencyKey":"k","idempotencyKey":"j"}"#,
+        #"{"v":1,"params":{"a":"x","a":"y"}}"#,
+        #"{"v":1,"params":{ }}"#,
+        #"{"v":1,"params":{ "restaurantId" : "r-000042" , "userId":"u-7" }}"#,
+        #"{"v":1,"params":{"restaurantId":"r-000042","limit":20}}"#,
+        #"{"v":1,"params":{"a":"x",}}"#,
+        #"{"v":1,"params":{"a":"x""b":"y"}}"#,
+        #"{"v":1,"params":{"a":"x"]}"#,
     ]
 
     @Test("the common shape is taken by the fast path")

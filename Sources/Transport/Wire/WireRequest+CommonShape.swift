@@ -5,8 +5,9 @@ import WireJSON
 extension WireRequest {
     /// Decodes the common request shape by scanning the envelope object directly, without
     /// building a `JSONValue` tree for it: members `v` (exactly `1`), `id` (a string of printable
-    /// ASCII without escapes, or `null`), `params` (an object, parsed by `JSONParser`, or `null`),
-    /// `deadlineMs` (digits, or `null`) and `idempotencyKey` (like `id` but not empty, or `null`),
+    /// ASCII without escapes, or `null`), `params` (an object, or `null`: scanned here when every
+    /// member's value is a string like `id`, else parsed by `JSONParser`), `deadlineMs` (digits,
+    /// or `null`) and `idempotencyKey` (like `id` but not empty, or `null`),
     /// each at most once, in any order, with JSON whitespace anywhere between tokens.
     ///
     /// Returns `nil` for anything else (unknown or repeated members, escapes or non-ASCII in
@@ -59,12 +60,14 @@ private struct RequestScanner {
                 seen.id = true
                 if !takeNull() {
                     guard let text = plainString(), text.count <= WireRequest.maximumIdLength else { return nil }
-                    id = String(decoding: UnsafeBufferPointer(start: base + text.lowerBound, count: text.count), as: UTF8.self)
+                    id = string(text)
                 }
             } else if equals(key, WireEnvelope.Key.params.literal) {
                 guard !seen.params else { return nil }
                 seen.params = true
-                if !takeNull() {
+                if let object = plainStringObject() {
+                    params = object
+                } else if !takeNull() {
                     guard let text = objectText(),
                           case .object(let object)? = try? JSONParser.parse(UnsafeRawBufferPointer(start: base + text.lowerBound, count: text.count))
                     else { return nil }
@@ -82,7 +85,7 @@ private struct RequestScanner {
                 seen.key = true
                 if !takeNull() {
                     guard let text = plainString(), IdempotencyClaim.keyLengths.contains(text.count) else { return nil }
-                    idempotencyKey = String(decoding: UnsafeBufferPointer(start: base + text.lowerBound, count: text.count), as: UTF8.self)
+                    idempotencyKey = string(text)
                 }
             } else {
                 return nil
@@ -160,6 +163,40 @@ private struct RequestScanner {
         let length = position - start
         guard length > 0, length == 1 || base[start] != UInt8(ascii: "0") else { return nil }
         return value
+    }
+
+    /// The object starting here when every member's value is a plain string (a read's params, most
+    /// often), built without the general parser; `nil`, with the position left where it was,
+    /// for any other object.
+    private mutating func plainStringObject() -> JSONObject? {
+        let start = position
+        guard take(UInt8(ascii: "{")) else { return nil }
+        skipWhitespace()
+        if take(UInt8(ascii: "}")) { return JSONObject() }
+        var members: [JSONObject.Member] = []
+        while true {
+            skipWhitespace()
+            guard let key = plainString() else { break }
+            skipWhitespace()
+            guard take(UInt8(ascii: ":")) else { break }
+            skipWhitespace()
+            guard let value = plainString(), max(key.count, value.count) <= Self.maximumStringBytes else { break }
+            members.append(JSONObject.Member(key: string(key), value: .string(string(value))))
+            skipWhitespace()
+            if take(UInt8(ascii: ",")) { continue }
+            guard take(UInt8(ascii: "}")) else { break }
+            return JSONObject(members: members)
+        }
+        position = start
+        return nil
+    }
+
+    /// The general parser's limit on a string, which the plain-string object keeps too.
+    private static let maximumStringBytes = JSONParser.Limits().maxStringBytes
+
+    /// The bytes in `range` as a string (plain ASCII, as ``plainString()`` checked).
+    private func string(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
     }
 
     /// The bytes of the object starting here, through its matching `}`: brackets are counted
