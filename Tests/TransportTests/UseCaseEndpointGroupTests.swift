@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import SvcdTestSupport
+import Synchronization
 import Testing
 import Transport
 import WireContract
@@ -38,12 +39,20 @@ private func port(of address: String) throws -> Int {
                 await handle()
                 return .favoriteCount(1)
             }
+            // The held request must reach its handler however busy the machine (the tests run
+            // in parallel): no queue-time refusal.
+            var configuration = EndpointConfiguration()
+            configuration.queueTimeTarget = .seconds(60)
             return try UseCaseEndpoint(
-                route: route, address: "tcp://127.0.0.1:*", context: context, configuration: EndpointConfiguration(),
+                route: route, address: "tcp://127.0.0.1:*", context: context, configuration: configuration,
                 availability: availability, logger: logger)
         }
         let idle = try endpoint(.getUserProfile) {}
+        // Set when the held request's handler runs: until then the request may still be queued,
+        // and on a busy machine wait past the queue-time target (answered `overloaded`).
+        let handling = Atomic<Bool>(false)
         let busy = try endpoint(.listRestaurants) {
+            handling.store(true, ordering: .releasing)
             var iterator = release.makeAsyncIterator()
             _ = await iterator.next()
         }
@@ -61,7 +70,8 @@ private func port(of address: String) throws -> Int {
                     return try client.receiveReply()
                 }
             }
-            #expect(await waitUntil(timeout: 10) { busy.counters.inFlight == 1 }, "the busy endpoint holds the request")
+            #expect(await waitUntil(timeout: 10) { handling.load(ordering: .acquiring) }, "the busy endpoint's handler holds the request")
+            #expect(busy.counters.inFlight == 1)
             await group.triggerGracefulShutdown()
 
             let idlePort = try port(of: idleAddress)
