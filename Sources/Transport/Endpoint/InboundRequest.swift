@@ -2,12 +2,18 @@ import WireContract
 /// The routing frames of a message up to and including the empty delimiter, to address the
 /// reply: the routing id the ROUTER prepended, any further routing frames, then the delimiter
 /// (implied, not stored). Kept without an array of frames so that the common envelope (a DEALER
-/// or REQ peer: routing id + delimiter) costs no allocation beyond the routing id's bytes.
+/// or REQ peer: routing id + delimiter) costs no allocation (see ``RoutingID``).
 struct Envelope: Sendable {
     /// The first frame: the peer's routing id.
-    let routingId: [UInt8]
+    let routingId: RoutingID
     /// Routing frames between the routing id and the delimiter (none for direct peers).
     let hops: [[UInt8]]
+
+    /// The envelope of a message whose first frame is `routingId`, then `hops`.
+    init(routingId: [UInt8], hops: [[UInt8]]) {
+        self.routingId = RoutingID(routingId)
+        self.hops = hops
+    }
 }
 
 /// A request that passed the envelope checks, on its way from the socket thread to the

@@ -301,7 +301,9 @@ final class SocketLoop {
 
     private func send(envelope: Envelope, body: [UInt8]) {
         do {
-            try socket.send(envelope.routingId, more: true, dontWait: true)
+            try envelope.routingId.withUnsafeBytes { id in
+                Result { () throws(ZMQError) in try socket.send(id, more: true, dontWait: true) }
+            }.get()
             for frame in envelope.hops {
                 try socket.send(frame, more: true, dontWait: true)
             }
