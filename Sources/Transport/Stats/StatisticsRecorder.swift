@@ -77,28 +77,31 @@ final class StatisticsRecorder: Sendable {
         state.withLock { state in
             // A batch's replies are mostly one caller's, with one outcome: counted per run.
             var run = (caller: 0, index: 0, count: 0)
-            for reply in replies {
-                state.histogram.record(Self.micros(nanoseconds: Self.nanoseconds(now - reply.receivedAt)))
-                let index = Self.index(reply.outcome)
+            // Each reply's fields read in place: `for reply in replies` would copy every reply,
+            // retaining and releasing its envelope and body.
+            for position in replies.indices {
+                state.histogram.record(Self.micros(nanoseconds: Self.nanoseconds(now - replies[position].receivedAt)))
+                let index = Self.index(replies[position].outcome)
                 state.counts[index] += 1
                 if countsCallers {
-                    if run.count > 0, run.caller == reply.caller, run.index == index {
+                    let caller = replies[position].caller
+                    if run.count > 0, run.caller == caller, run.index == index {
                         run.count += 1
                     } else {
                         if run.count > 0 { countCaller(run.caller, run.index, run.count, in: &state) }
-                        run = (reply.caller, index, 1)
+                        run = (caller, index, 1)
                     }
                 }
-                if let waited = reply.waited {
+                if let waited = replies[position].waited {
                     state.longestWait = max(state.longestWait, Self.nanoseconds(waited))
                 }
             }
             if run.count > 0 { countCaller(run.caller, run.index, run.count, in: &state) }
         }
         var succeeded = 0
-        for reply in replies {
-            duration.recordNanoseconds(Self.nanoseconds(now - reply.receivedAt))
-            if let code = reply.outcome {
+        for position in replies.indices {
+            duration.recordNanoseconds(Self.nanoseconds(now - replies[position].receivedAt))
+            if let code = replies[position].outcome {
                 requestCounters[Self.index(code)].increment()
                 if !anonymousCounters.isEmpty { anonymousCounters[Self.index(code)].increment() }
             } else {
