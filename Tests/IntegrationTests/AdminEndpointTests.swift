@@ -36,21 +36,10 @@ private func admin(
 
 /// One admin request on a fresh DEALER, on the calling thread (which it blocks).
 private func adminBlocking(address: String, serverKey: String, keyPair: ZMQCurveKeyPair?, body: [UInt8], timeout: Int32) throws -> Reply? {
-    do {
-        let context = try ZMQContext()
-        defer { context.terminate() }
-        let socket = try context.makeSocket(.dealer)
-        defer { socket.close() }
-        try socket.setLinger(0)
-        try socket.setReceiveTimeout(timeout)
+    try dealerCall(address, body, receiveTimeout: timeout) { socket in
         if let keyPair {
             try socket.setCurveClient(serverKey: serverKey, publicKey: keyPair.publicKey, secretKey: keyPair.secretKey)
         }
-        try socket.connect(address)
-        try socket.sendMultipart([[], body])
-        var frames: [[UInt8]] = []
-        guard try socket.receiveMultipart(into: &frames) != nil else { return nil }
-        return Reply(frames: frames)
     }
 }
 

@@ -111,6 +111,26 @@ public func withClient<T: Sendable>(
     }
 }
 
+/// One request on a fresh DEALER that `configure` sets up before it connects (CURVE keys, a
+/// routing id of its own, …): its reply, or `nil` when none came within `milliseconds`. Blocks
+/// the calling thread: run it on one of its own (``onThread(_:)``).
+public func dealerCall(
+    _ address: String, _ body: [UInt8], receiveTimeout milliseconds: Int32 = 5000, configure: (ZMQSocket) throws -> Void = { _ in }
+) throws -> Reply? {
+    let context = try ZMQContext()
+    defer { context.terminate() }
+    let socket = try context.makeSocket(.dealer)
+    defer { socket.close() }
+    try socket.setLinger(0)
+    try socket.setReceiveTimeout(milliseconds)
+    try configure(socket)
+    try socket.connect(address)
+    try socket.sendMultipart([[], body])
+    var frames: [[UInt8]] = []
+    guard try socket.receiveMultipart(into: &frames) != nil else { return nil }
+    return Reply(frames: frames)
+}
+
 /// One request with a fresh ``LockstepCaller`` (the REQ caller the tools use too), on a thread
 /// of its own; fails the test on timeout.
 public func call(_ address: String, _ body: [UInt8], receiveTimeout milliseconds: Int32 = 5000, curve: CurveClient? = nil) async throws -> Reply {

@@ -17,18 +17,7 @@ func adminCall(dataDirectory: String, op: String, params: JSONValue = [:]) async
     let secretKey = try String(contentsOfFile: secretFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     let body = JSONValue.object(JSONObject([("v", 1), ("id", .string(op)), ("op", .string(op)), ("params", params)])).encoded()
     return try await onThread {
-        let context = try ZMQContext()
-        defer { context.terminate() }
-        let socket = try context.makeSocket(.dealer)
-        defer { socket.close() }
-        try socket.setLinger(0)
-        try socket.setReceiveTimeout(5000)
-        try socket.setCurveClient(serverKey: serverKey, publicKey: publicKey, secretKey: secretKey)
-        try socket.connect(address)
-        try socket.sendMultipart([[], body])
-        var frames: [[UInt8]] = []
-        guard try socket.receiveMultipart(into: &frames) != nil else { return nil }
-        return Reply(frames: frames)
+        try dealerCall(address, body) { try $0.setCurveClient(serverKey: serverKey, publicKey: publicKey, secretKey: secretKey) }
     }
 }
 
