@@ -1,7 +1,7 @@
 import Metrics
 import Prometheus
 
-/// The service's metrics in one Prometheus registry: the swift-metrics factory that the
+/// The service's metrics in one Prometheus registry (and its timers beside it): the swift-metrics factory that the
 /// endpoints and the SQLite store record through, and the exposition text of everything they
 /// recorded, which `GET /metrics` and the admin `stats` op (format `prometheus`) both serve.
 ///
@@ -9,10 +9,11 @@ import Prometheus
 /// process (the tests) each have their own registry; `svcd` also bootstraps `MetricsSystem` with
 /// ``factory``, once, so libraries that record through the global system land in the same text.
 public struct ServiceMetrics: Sendable {
-    /// Where every metric lives.
+    /// Where every metric but the timers lives.
     public let registry: PrometheusCollectorRegistry
-    /// Makes swift-metrics handlers in ``registry``, with the service's histogram buckets.
-    public let factory: PrometheusMetricsFactory
+    /// Makes swift-metrics handlers, with the service's histogram buckets: in ``registry``, but
+    /// for timers (``ServiceMetricsFactory``).
+    public let factory: ServiceMetricsFactory
 
     /// Request and commit durations: from 100 µs (an in-memory read) to 10 s.
     static let durationBuckets: [Duration] = [
@@ -26,10 +27,10 @@ public struct ServiceMetrics: Sendable {
     /// A new, empty registry and its factory.
     public init() {
         registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = Self.durationBuckets
-        factory.valueHistogramBuckets = ["svc_store_commit_batch_size": Self.batchSizeBuckets]
-        self.factory = factory
+        var prometheus = PrometheusMetricsFactory(registry: registry)
+        prometheus.defaultDurationHistogramBuckets = Self.durationBuckets
+        prometheus.valueHistogramBuckets = ["svc_store_commit_batch_size": Self.batchSizeBuckets]
+        factory = ServiceMetricsFactory(prometheus: prometheus, timerBuckets: Self.durationBuckets)
     }
 
     /// Everything recorded so far, in the Prometheus text exposition format (version 0.0.4).
@@ -37,6 +38,7 @@ public struct ServiceMetrics: Sendable {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(64 * 1024)
         registry.emit(into: &buffer)
+        factory.timers.emit(into: &buffer)
         return String(decoding: buffer, as: UTF8.self)
     }
 }
