@@ -18,6 +18,8 @@ public struct Restaurant: Sendable, Hashable, Identifiable {
         let ratingTotal: Int
         let reviewCount: Int
         let createdAt: Timestamp
+        /// ``Restaurant/isValid``, decided once: every read of a restaurant asks it.
+        let isValid: Bool
 
         init(
             id: RestaurantID, name: String, cuisine: String, priceLevel: Int, address: String,
@@ -39,6 +41,11 @@ public struct Restaurant: Sendable, Hashable, Identifiable {
             self.ratingTotal = ratingTotal
             self.reviewCount = reviewCount
             self.createdAt = createdAt
+            let rating = Restaurant.rating(total: ratingTotal, count: reviewCount)
+            isValid = name.hasNonWhitespace && address.hasNonWhitespace
+                && Restaurant.priceLevels.contains(priceLevel)
+                && Restaurant.latitudes.contains(latitude) && Restaurant.longitudes.contains(longitude)
+                && Restaurant.ratings.contains(rating)
         }
     }
 
@@ -136,17 +143,17 @@ public struct Restaurant: Sendable, Hashable, Identifiable {
 
     /// The mean of all review ratings, 0 when there are none.
     public var rating: Double {
-        reviewCount == 0 ? 0 : Double(ratingTotal) / Double(reviewCount)
+        Self.rating(total: ratingTotal, count: reviewCount)
+    }
+
+    /// The mean of `count` ratings that sum to `total`, 0 when there are none.
+    private static func rating(total: Int, count: Int) -> Double {
+        count == 0 ? 0 : Double(total) / Double(count)
     }
 
     /// A restaurant may be listed only when it is valid: non-blank name and address, price
     /// level 1…4, coordinates in range, rating 0…5.
-    public var isValid: Bool {
-        name.hasNonWhitespace && address.hasNonWhitespace
-            && Restaurant.priceLevels.contains(priceLevel)
-            && Restaurant.latitudes.contains(latitude) && Restaurant.longitudes.contains(longitude)
-            && Restaurant.ratings.contains(rating)
-    }
+    public var isValid: Bool { fields.isValid }
 
     /// The rating rounded half up to one decimal, e.g. "4.3", as people see it.
     public var displayRating: String {
