@@ -25,8 +25,11 @@ final class ReplyOutbox: Sendable {
     }
 
     /// Queues a reply and wakes the socket thread if it may be asleep.
-    func push(_ reply: OutboundReply) {
-        queue.withLock { queue in queue.append(reply) }
+    func push(_ reply: consuming OutboundReply) {
+        // Moved into the queue: appending the closure's capture would copy the reply (its
+        // envelope, body and span retained, then released with the parameter).
+        var moving = Optional(reply)
+        queue.withLock { queue in queue.append(moving.take()!) }
         queued.add(1, ordering: .sequentiallyConsistent)
         wakeIfSleeping()
     }

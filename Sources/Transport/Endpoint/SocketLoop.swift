@@ -159,8 +159,9 @@ final class SocketLoop {
         if logger.logLevel <= .trace {
             for reply in replies { traceAnswer(outcome: reply.outcome, receivedAt: reply.receivedAt, now: now, caller: reply.caller, span: reply.span) }
         }
-        for reply in replies {
-            send(envelope: reply.envelope, body: reply.body)
+        // Read in place: `for reply in replies` would copy each reply.
+        for position in replies.indices {
+            send(envelope: replies[position].envelope, body: replies[position].body)
         }
         inFlight -= replies.count
         counters.setInFlight(inFlight)
