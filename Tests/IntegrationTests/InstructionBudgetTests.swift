@@ -27,24 +27,16 @@ import Testing
 /// figure, and Docs/BENCHMARKS.md ("Instruction budgets") says how to look for the cause.
 @Suite("Instruction budgets (callgrind)", .serialized)
 struct InstructionBudgetTests {
-    /// Instructions per request when the budgets were set (2026-11-25; the debug figures again
-    /// 2026-11-28, when `JSONWriter.key(literal:)`'s debug check stopped costing a tenth of them;
-    /// the endpoint's again 2026-11-29, when Transport's `RequestBatches` replaced an
-    /// `AsyncStream`: 281,200 → 213,800 debug, 60,700 → 38,700 release; both again 2026-12-07,
-    /// when replies began splicing each restaurant's JSON kept by `RestaurantJSONMemo`: wire
-    /// path 90,600 → 51,800 debug, 9,200 → 7,100 release, endpoint 213,800 → 179,000 and
-    /// 38,700 → 35,900; again 2026-12-07, when plain-string params were scanned in place and a
-    /// peer's routing id kept inline: wire path 51,800 → 45,400 debug, 7,100 → 6,150 release,
-    /// endpoint 179,000 → 173,500 and 35,900 → 35,000) and the margin above them a figure may
-    /// reach. Measured repeatedly,
-    /// quiet and with three CPU-bound processes beside it, the endpoint figure moved by under
-    /// 2 % (debug; release under 3 %) and the wire path not at all.
+    /// Instructions per request when the budgets were last set (2026-12-07; each lowering is in
+    /// git log) and the margin above them a figure may reach. Measured repeatedly, quiet and
+    /// with three CPU-bound processes beside it, the endpoint figure moved by under 2 % (debug;
+    /// release under 3 %) and the wire path not at all.
     #if DEBUG
-    static let wirePathMeasured = 45_400.0
-    static let endpointMeasured = 173_500.0
+    static let wirePathMeasured = 42_250.0
+    static let endpointMeasured = 153_000.0
     #else
-    static let wirePathMeasured = 6_150.0
-    static let endpointMeasured = 35_000.0
+    static let wirePathMeasured = 5_550.0
+    static let endpointMeasured = 32_300.0
     #endif
     static let margin = 1.10
 
