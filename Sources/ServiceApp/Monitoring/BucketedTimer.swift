@@ -18,6 +18,10 @@ final class BucketedTimer: TimerHandler, Sendable {
     private let bounds: [Int64]
     /// The bounds as Prometheus writes them (`le="…"`).
     private let boundTexts: [String]
+    /// ``labels`` as written in every line (`name="value",…`), and that followed by the comma
+    /// before a bucket's `le`: written once, not at every exposition.
+    private let renderedLabels: String
+    private let bucketLabelsPrefix: String
 
     private struct State {
         /// Durations by the first bucket that holds them; the last index: above every bound.
@@ -37,6 +41,8 @@ final class BucketedTimer: TimerHandler, Sendable {
             return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         }
         boundTexts = buckets.map(\.bucketRepresentation)
+        renderedLabels = Self.render(labels)
+        bucketLabelsPrefix = renderedLabels.isEmpty ? "" : renderedLabels + ","
         state = Mutex(State(counts: [Int](repeating: 0, count: buckets.count + 1)))
     }
 
@@ -55,16 +61,15 @@ final class BucketedTimer: TimerHandler, Sendable {
     /// `buffer`, as swift-prometheus writes a histogram's.
     func emit(into buffer: inout [UInt8]) {
         let (counts, sum) = state.withLock { ($0.counts, $0.sum) }
-        let rendered = Self.render(labels)
         var cumulative = 0
         for (index, bound) in boundTexts.enumerated() {
             cumulative += counts[index]
-            line(name, "_bucket", rendered + (rendered.isEmpty ? "" : ",") + "le=\"\(bound)\"", "\(cumulative)", into: &buffer)
+            line(name, "_bucket", bucketLabelsPrefix + "le=\"\(bound)\"", "\(cumulative)", into: &buffer)
         }
         let total = cumulative + counts[counts.count - 1]
-        line(name, "_bucket", rendered + (rendered.isEmpty ? "" : ",") + "le=\"+Inf\"", "\(total)", into: &buffer)
-        line(name, "_sum", rendered, Duration.nanoseconds(sum).bucketRepresentation, into: &buffer)
-        line(name, "_count", rendered, "\(total)", into: &buffer)
+        line(name, "_bucket", bucketLabelsPrefix + "le=\"+Inf\"", "\(total)", into: &buffer)
+        line(name, "_sum", renderedLabels, Duration.nanoseconds(sum).bucketRepresentation, into: &buffer)
+        line(name, "_count", renderedLabels, "\(total)", into: &buffer)
     }
 
     private func line(_ name: String, _ suffix: String, _ labels: String, _ value: String, into buffer: inout [UInt8]) {
