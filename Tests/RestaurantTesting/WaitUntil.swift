@@ -14,6 +14,11 @@ public struct WaitTimeout: Error, CustomStringConvertible {
     /// What was waited for.
     public let what: String
 
+    /// A wait for `what` that timed out.
+    public init(what: String) {
+        self.what = what
+    }
+
     /// "timed out waiting until …".
     public var description: String { "timed out waiting until \(what)" }
 }

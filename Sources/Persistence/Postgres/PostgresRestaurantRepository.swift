@@ -12,10 +12,12 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
     public var heldReads: Set<RepositoryRead> { [] }
 
     private let store: PostgresStore
+    private let byId: PostgresRowLookup<RestaurantRecord, Restaurant>
 
     /// Restaurants of `store`.
     public init(store: PostgresStore) {
         self.store = store
+        byId = PostgresRowLookup(store: store, one: SelectRestaurant.self, many: SelectRestaurants.self, id: \.id) { $0.restaurant() }
     }
 
     /// Stores a new restaurant; returns once committed.
@@ -27,11 +29,9 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
         }
     }
 
-    /// The restaurant with this id.
+    /// The restaurant with this id (read together with others asked meanwhile).
     public func restaurant(id: RestaurantID) async throws -> Restaurant? {
-        try await store.read { connection, logger in
-            try await connection.rows(SelectRestaurant.self, logger, binding: { $0.append(id.rawValue) }) { try RestaurantRecord($0).restaurant() }.first
-        }
+        try await byId(id.rawValue)
     }
 
     /// The restaurants with these ids, in the order given; unknown ids are skipped.
@@ -136,4 +136,10 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
 private enum SelectRestaurant: PreparedSQL {
     static let name = "svc_select_restaurant"
     static let sql = "SELECT \(RestaurantRecord.postgresSelection) FROM restaurants WHERE id = $1"
+}
+
+/// Restaurants by id, for reads by id asked together (``PostgresRowLookup``).
+private enum SelectRestaurants: PreparedSQL {
+    static let name = "svc_select_restaurants"
+    static let sql = "SELECT \(RestaurantRecord.postgresSelection) FROM restaurants WHERE id = ANY($1)"
 }

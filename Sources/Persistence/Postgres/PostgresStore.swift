@@ -64,6 +64,11 @@ public final class PostgresStore: Service, Sendable {
         public var writeBatches = 2
         /// Rows in one batched statement, at most.
         public var writeBatchRows = 64
+        /// Statements of one kind of read by id (``PostgresRowLookup``) running at once; a read
+        /// arriving while this many run waits for one of them and goes in the next.
+        public var readBatches = 2
+        /// Ids in one such statement, at most.
+        public var readBatchRows = 64
 
         /// The event loop the store's connections and operations run on; by default the one
         /// loop every store of the process shares (``PostgresStore/sharedEventLoop``). A test

@@ -18,10 +18,12 @@ public struct PostgresUserRepository: UserRepository {
 
     private let store: PostgresStore
     private let registrations: StatementBatcher<Registration, Bool>
+    private let byId: PostgresRowLookup<UserRecord, User>
 
     /// Users of `store`.
     public init(store: PostgresStore) {
         self.store = store
+        byId = PostgresRowLookup(store: store, one: SelectUser.self, many: SelectUsers.self, id: \.id) { try $0.user() }
         registrations = StatementBatcher(
             maximumBatches: store.configuration.writeBatches, maximumItems: store.configuration.writeBatchRows
         ) { [store] registrations in
@@ -55,11 +57,14 @@ public struct PostgresUserRepository: UserRepository {
         }
     }
 
-    /// The user with this id.
+    /// Reads by id waiting to go together in the next statement (for tests).
+    var readsWaitingTogether: Int {
+        byId.waitingCount
+    }
+
+    /// The user with this id (read together with others asked meanwhile).
     public func user(id: UserID) async throws -> User? {
-        try await store.read { connection, logger in
-            try await connection.rows(SelectUser.self, logger, binding: { $0.append(id.rawValue) }) { try UserRecord($0).user() }.first
-        }
+        try await byId(id.rawValue)
     }
 
     /// Reads the user under a row lock, applies `change` and writes the result, in one
@@ -156,4 +161,10 @@ private enum InsertAnnouncedUsers: PreparedSQL {
 private enum SelectUser: PreparedSQL {
     static let name = "svc_select_user"
     static let sql = "SELECT \(UserRecord.postgresSelection) FROM users WHERE id = $1"
+}
+
+/// Users by id, for reads by id asked together (``PostgresRowLookup``).
+private enum SelectUsers: PreparedSQL {
+    static let name = "svc_select_users"
+    static let sql = "SELECT \(UserRecord.postgresSelection) FROM users WHERE id = ANY($1)"
 }

@@ -6,7 +6,7 @@ import Telemetry
 /// only binds and executes. PostgreSQL parses and plans an unnamed statement (what a
 /// `PostgresQuery` sends) on every execution, which for the hot one-row statements cost the
 /// server as much CPU as the work itself (Docs/benchmarks/HISTORY.md, "Why the PostgreSQL store is as it is").
-protocol PreparedSQL {
+protocol PreparedSQL: SendableMetatype {
     /// Unique among the store's statements, and a literal: postgres-nio's default name is made
     /// by reflection on every execution.
     static var name: String { get }

@@ -1,13 +1,14 @@
 import Domain
 import Synchronization
 
-/// Runs concurrent one-statement writes of one kind as shared statements: while
-/// ``maximumBatches`` statements are running, newly arriving items wait and go together, up to
-/// ``maximumItems`` at a time, in the next statement. A lone item goes at once, alone, so an idle
-/// store adds no latency; under load the database parses, executes and commits one statement for
-/// many rows instead of one per row, which is most of its CPU per write.
+/// Runs concurrent one-statement operations of one kind (writes, and reads by id:
+/// ``PostgresRowLookup``) as shared statements: while ``maximumBatches`` statements are running,
+/// newly arriving items wait and go together, up to ``maximumItems`` at a time, in the next
+/// statement. A lone item goes at once, alone, so an idle store adds no latency; under load the
+/// database parses, executes and commits one statement for many rows instead of one per row,
+/// which is most of its CPU per write.
 ///
-/// The batch is still one atomic step decided by the database: the statement checks each row
+/// A batch of writes is still one atomic step decided by the database: the statement checks each row
 /// against the constraints (a unique index refuses a row, not the batch) and commits them
 /// together, and every item's caller is answered only after that commit returned. A batch the
 /// server refuses as a whole (an error naming a constraint the statement does not absorb) wrote
