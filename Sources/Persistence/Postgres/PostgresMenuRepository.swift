@@ -5,16 +5,19 @@ import PostgresNIO
 /// `UPDATE … SET stock = stock + quantity`; orders, which take stock, are
 /// ``PostgresOrderRepository``'s, on the same database.
 ///
-/// A struct: it holds no state of its own.
+/// A struct: the database holds the state; the only state of its own is the reads by id
+/// waiting to go together (``PostgresRowLookup``).
 public struct PostgresMenuRepository: MenuRepository {
     /// None: every read waits for the database.
     public var heldReads: Set<RepositoryRead> { [] }
 
     private let store: PostgresStore
+    private let byId: PostgresRowLookup<MenuItemRecord, MenuItem>
 
     /// Menu items of `store`.
     public init(store: PostgresStore) {
         self.store = store
+        byId = PostgresRowLookup(store: store, one: SelectItem.self, many: SelectItems.self, id: \.id) { try $0.item() }
     }
 
     /// Stores a new item; returns once committed.
@@ -26,23 +29,21 @@ public struct PostgresMenuRepository: MenuRepository {
         }
     }
 
-    /// The item with this id.
-    public func item(id: MenuItemID) async throws -> MenuItem? {
-        try await store.read { connection, logger in
-            try await connection.row(
-                "SELECT \(unescaped: MenuItemRecord.postgresSelection) FROM menu_items WHERE id = \(id.rawValue)", logger, { try MenuItemRecord($0).item() }
-            )
-        }
+    /// Reads by id waiting to go together in the next statement (for tests).
+    var readsWaitingTogether: Int {
+        byId.waitingCount
     }
 
-    /// The items with these ids, in the order given; unknown ids are skipped.
+    /// The item with this id (read together with others asked meanwhile).
+    public func item(id: MenuItemID) async throws -> MenuItem? {
+        try await byId(id.rawValue)
+    }
+
+    /// The items with these ids, in the order given; unknown ids are skipped (read together
+    /// with others asked meanwhile).
     public func items(ids: [MenuItemID]) async throws -> [MenuItem] {
         guard !ids.isEmpty else { return [] }
-        let found = try await store.read { connection, logger in
-            try await connection.rows(SelectItems.self, logger, binding: { $0.append(ids.map(\.rawValue)) }) { try MenuItemRecord($0).item() }
-        }
-        let byId = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return ids.compactMap { byId[$0] }
+        return try await byId(ids.map(\.rawValue)).compactMap { $0 }
     }
 
     /// A restaurant's items by name (byte-wise), then id.
@@ -76,7 +77,13 @@ public struct PostgresMenuRepository: MenuRepository {
     private static let insert = PostgresStatement<MenuItemRecord> { s in s.insert { $0 } }
 }
 
-/// Items by id (PlaceOrder's prices and currencies).
+/// An item by id, for a read of one item (``PostgresRowLookup``).
+private enum SelectItem: PreparedSQL {
+    static let name = "svc_select_item"
+    static let sql = "SELECT \(MenuItemRecord.postgresSelection) FROM menu_items WHERE id = $1"
+}
+
+/// Items by id (PlaceOrder's prices and currencies), for reads asked together.
 private enum SelectItems: PreparedSQL {
     static let name = "svc_select_items"
     static let sql = "SELECT \(MenuItemRecord.postgresSelection) FROM menu_items WHERE id = ANY($1::text[])"

@@ -6,7 +6,8 @@ import PostgresNIO
 /// the rating is always the mean of the stored reviews, whichever instances add reviews at once.
 ///
 /// Every read asks the database (nothing is cached), so each instance sees every instance's
-/// writes. A struct: it holds no state of its own.
+/// writes. A struct: the database holds the state; the only state of its own is the reads by id
+/// waiting to go together (``PostgresRowLookup``).
 public struct PostgresRestaurantRepository: RestaurantRepository {
     /// None: every read waits for the database.
     public var heldReads: Set<RepositoryRead> { [] }

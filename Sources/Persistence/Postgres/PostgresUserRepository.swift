@@ -6,8 +6,9 @@ import PostgresNIO
 /// An update locks the user's row (`SELECT … FOR UPDATE`) for the read, the change and the
 /// write, so no other write to the user, on any instance, comes between.
 ///
-/// A struct, not an actor: it holds no state of its own (the database does), so there is
-/// nothing to isolate and every call goes straight to the connection pool.
+/// A struct, not an actor: the database holds the state, so there is nothing to isolate; its
+/// only state of its own is the registrations and reads by id waiting to go together, each
+/// behind a lock of its own.
 ///
 /// Registrations without an idempotency key that arrive while others are being written go
 /// together in one `INSERT` (``StatementBatcher``): the unique index still decides each row, and
