@@ -27,9 +27,11 @@ struct PostgresRowLookup<Record: PostgresRecord, Entity: Sendable>: Sendable {
             case 0:
                 records = []
             case 1:
-                records = try await store.read { connection, logger in
+                let found = try await store.read { connection, logger in
                     try await connection.rows(One.self, logger, binding: { $0.append(ids[0]) }) { try Record($0) }
-                }
+                }.first
+                guard reads.count > 1 else { return [Result { [try found.map(entity)] }] }
+                records = found.map { [$0] } ?? []
             default:
                 records = try await store.read { connection, logger in
                     try await connection.rows(Many.self, logger, binding: { $0.append(ids) }) { try Record($0) }
