@@ -67,7 +67,7 @@ public final class PostgresStore: Service, Sendable {
         /// Statements of one kind of read by id (``PostgresRowLookup``) running at once; a read
         /// arriving while this many run waits for one of them and goes in the next.
         public var readBatches = 2
-        /// Ids in one such statement, at most.
+        /// Reads in one such statement, at most (a read of several ids, as PlaceOrder's items, counts once).
         public var readBatchRows = 64
 
         /// The event loop the store's connections and operations run on; by default the one
