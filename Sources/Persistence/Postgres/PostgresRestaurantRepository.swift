@@ -35,16 +35,11 @@ public struct PostgresRestaurantRepository: RestaurantRepository {
         try await byId(id.rawValue)
     }
 
-    /// The restaurants with these ids, in the order given; unknown ids are skipped.
+    /// The restaurants with these ids, in the order given; unknown ids are skipped (read together
+    /// with others asked meanwhile).
     public func restaurants(ids: [RestaurantID]) async throws -> [Restaurant] {
         guard !ids.isEmpty else { return [] }
-        let found = try await store.read { connection, logger in
-            try await connection.rows(
-                "SELECT \(unescaped: RestaurantRecord.postgresSelection) FROM restaurants WHERE id = ANY(\(ids.map(\.rawValue)))", logger
-            ) { try RestaurantRecord($0).restaurant() }
-        }
-        let byId = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return ids.compactMap { byId[$0] }
+        return try await byId(ids.map(\.rawValue)).compactMap { $0 }
     }
 
     /// Restaurants matching `query`, in rank order, strictly after `after`. The SQL text filter
