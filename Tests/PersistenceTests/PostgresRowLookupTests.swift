@@ -104,9 +104,9 @@ private func whileLocked<First, Reads: Collection>(
             "SELECT count(*) FROM pg_locks WHERE relation = '\(table)'::regclass AND granted = \(granted) AND pid <> pg_backend_pid()", database: database
         )) ?? -1
     }
-    try await waitFor("the table lock is held") { try await locks(granted: true) >= 1 }
+    try await waitUntil("the table lock is held", timeout: .seconds(20), interval: .milliseconds(10)) { try await locks(granted: true) >= 1 }
     let started = first()
-    try await waitFor("the first read waits for the lock") { try await locks(granted: false) == 1 }
+    try await waitUntil("the first read waits for the lock", timeout: .seconds(20), interval: .milliseconds(10)) { try await locks(granted: false) == 1 }
     let reads = meanwhile()
     try await waitUntil("every read asked meanwhile waits in the lookup") { waiting() == reads.count }
     #expect(try await locks(granted: false) == 1, "the waiting reads have sent no statement of their own")
@@ -117,13 +117,4 @@ private func whileLocked<First, Reads: Collection>(
 
 private func member(_ index: Int) -> User {
     User(id: UserID("u\(index)"), name: "Member \(index)", email: EmailAddress("u\(index)@example.com")!, joinedAt: Timestamp(millisecondsSinceEpoch: 0))
-}
-
-/// Polls an asynchronous `condition` (a query) until it holds, for at most 20 s.
-private func waitFor(_ what: String, _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(20))
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw WaitTimeout(what: what) }
-        try await Task.sleep(for: .milliseconds(10))
-    }
 }

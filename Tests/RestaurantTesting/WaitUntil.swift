@@ -1,9 +1,11 @@
 /// Polls `condition` every `interval` until it holds; throws ``WaitTimeout`` naming `what` once
 /// `timeout` has passed without it. For a test that must wait for a condition, never a sleep.
-public func waitUntil(_ what: String, timeout: Duration = .seconds(10), interval: Duration = .milliseconds(2), _ condition: () -> Bool) async throws {
+public func waitUntil(
+    _ what: String, timeout: Duration = .seconds(10), interval: Duration = .milliseconds(2), _ condition: () async throws -> Bool
+) async throws {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
-    while !condition() {
+    while try await !condition() {
         guard clock.now < deadline else { throw WaitTimeout(what: what) }
         try await Task.sleep(for: interval)
     }
@@ -13,11 +15,6 @@ public func waitUntil(_ what: String, timeout: Duration = .seconds(10), interval
 public struct WaitTimeout: Error, CustomStringConvertible {
     /// What was waited for.
     public let what: String
-
-    /// A wait for `what` that timed out.
-    public init(what: String) {
-        self.what = what
-    }
 
     /// "timed out waiting until …".
     public var description: String { "timed out waiting until \(what)" }
