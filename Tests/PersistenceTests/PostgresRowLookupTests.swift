@@ -4,7 +4,6 @@ import Foundation
 import RestaurantTesting
 import SvcdTestSupport
 import Testing
-import Transport
 
 /// Reads by id on PostgreSQL that arrive while one runs go together in one statement, and each
 /// caller still gets exactly its own row, its own absence or its own mapping error.
@@ -79,16 +78,8 @@ import Transport
 
 /// A store on `url` whose reads by id go one statement at a time, so that reads asked while one
 /// runs wait together.
-private func openStore(_ url: String, readBatches: Int = 1) async throws -> PostgresStore {
-    var configuration = PostgresStore.Configuration(url: try PostgresURL(parsing: url))
-    configuration.readBatches = readBatches
-    configuration.maximumConnections = 4
-    configuration.connectionWait = .seconds(60)
-    configuration.queueTimeTarget = nil
-    let store = PostgresStore(configuration: configuration, events: WireEventEncoding(), logger: .init(label: "tests.postgres"))
-    store.start()
-    try await store.migrate()
-    return store
+private func openStore(_ url: String) async throws -> PostgresStore {
+    try await PostgresSuite.openStore(url: url, connections: 4) { $0.readBatches = 1 }
 }
 
 /// Runs `first` while another session holds `table` locked, so that its read waits in the server

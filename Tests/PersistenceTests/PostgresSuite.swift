@@ -31,9 +31,10 @@ struct PostgresSuite: SuiteTrait, TestScoping {
     }
 
     /// A started store on `url` (migrated unless told otherwise), with a pool small enough for
-    /// many at once.
+    /// many at once; `configure` changes the configuration last.
     static func openStore(
-        url: String, clock: any WallClock = SystemWallClock(), connections: Int = 8, migrate: Bool = true, eventLoop: (any EventLoop)? = nil
+        url: String, clock: any WallClock = SystemWallClock(), connections: Int = 8, migrate: Bool = true, eventLoop: (any EventLoop)? = nil,
+        configure: (inout PostgresStore.Configuration) -> Void = { _ in }
     ) async throws -> PostgresStore {
         var configuration = PostgresStore.Configuration(url: try PostgresURL(parsing: url))
         if let eventLoop { configuration.eventLoop = eventLoop }
@@ -48,6 +49,7 @@ struct PostgresSuite: SuiteTrait, TestScoping {
         // hundreds of racing tasks share two cores; ended by the server, the test would fail on
         // a lost connection it did not test.
         configuration.idleInTransactionTimeout = .seconds(60)
+        configure(&configuration)
         var logger = Logger(label: "tests.postgres")
         logger.logLevel = .warning
         let store = PostgresStore(configuration: configuration, clock: clock, events: WireEventEncoding(), logger: logger)
