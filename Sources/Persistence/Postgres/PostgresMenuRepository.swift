@@ -17,7 +17,13 @@ public struct PostgresMenuRepository: MenuRepository {
     /// Menu items of `store`.
     public init(store: PostgresStore) {
         self.store = store
-        byId = PostgresRowLookup(store: store, one: SelectItem.self, many: SelectItems.self, id: \.id) { try $0.item() }
+        let hints = store.stockHints
+        byId = PostgresRowLookup(store: store, one: SelectItem.self, many: SelectItems.self, id: \.id) { record in
+            let item = try record.item()
+            // PlaceOrder reads its items just before it places the order, which expects this stock.
+            hints.saw(item.id.rawValue, stock: item.stock)
+            return item
+        }
     }
 
     /// Stores a new item; returns once committed.
@@ -66,6 +72,7 @@ public struct PostgresMenuRepository: MenuRepository {
                 bindings.append(itemId.rawValue)
                 bindings.append(maximumStock)
             }, { try MenuItemRecord($0).item() }).first {
+                store.stockHints.saw(item.id.rawValue, stock: item.stock)
                 return (.restocked(item), .changed(.menuItem(item), .menuItemRestocked(item)))
             }
             let held = try await connection.rows(SelectItems.self, logger, binding: { $0.append([itemId.rawValue]) }) { try MenuItemRecord($0).item() }.first

@@ -49,12 +49,23 @@ struct PostgresStatement<Input>: Sendable {
 
         /// `INSERT INTO table (c1, …) VALUES ($n, …)`: the input's record as a new row.
         mutating func insert<Record: PostgresRecord>(_ record: @escaping @Sendable (Input) -> Record) -> String {
+            "INSERT INTO \(Record.databaseTableName) (\(Record.postgresSelection)) VALUES (\(values(of: record)))"
+        }
+
+        /// `INSERT INTO table (c1, …) SELECT $n, … WHERE condition`: the input's record as a new
+        /// row when `condition` holds.
+        mutating func insert<Record: PostgresRecord>(_ record: @escaping @Sendable (Input) -> Record, where condition: String) -> String {
+            "INSERT INTO \(Record.databaseTableName) (\(Record.postgresSelection)) SELECT \(values(of: record)) WHERE \(condition)"
+        }
+
+        /// `$n, …`, one per column of the input's record.
+        private mutating func values<Record: PostgresRecord>(of record: @escaping @Sendable (Input) -> Record) -> String {
             let columns = Record.postgresColumns
             register { input, bindings in
                 let record = record(input)
                 for column in columns { try column.bind(record, &bindings) }
             }
-            return "INSERT INTO \(Record.databaseTableName) (\(Record.postgresSelection)) VALUES (\(placeholders(columns.count).joined(separator: ", ")))"
+            return placeholders(columns.count).joined(separator: ", ")
         }
 
         /// `c1 = $n, …` for `columns` of the input's record, or without them for every column but

@@ -69,6 +69,9 @@ public final class PostgresStore: Service, Sendable {
         public var readBatches = 2
         /// Reads in one such statement, at most (a read of several ids, as PlaceOrder's items, counts once).
         public var readBatchRows = 64
+        /// Menu items whose last seen stock this instance remembers (``StockHints``), so that
+        /// their orders go as one statement.
+        public var stockHintItems = 4096
 
         /// The event loop the store's connections and operations run on; by default the one
         /// loop every store of the process shares (``PostgresStore/sharedEventLoop``). A test
@@ -105,6 +108,8 @@ public final class PostgresStore: Service, Sendable {
     let backgroundLogger: Logger
     /// Ends an operation's wait when its connection closes.
     let lossWatch = ConnectionLossWatch()
+    /// The stock this instance last saw of each menu item, which orders expect.
+    let stockHints: StockHints
     /// Whether the last operation reached the database; a change is logged once.
     private let reachable = Atomic<Bool>(true)
     /// How many operations have succeeded so far: one that waited for a connection in vain
@@ -133,6 +138,7 @@ public final class PostgresStore: Service, Sendable {
         self.configuration = configuration
         self.clock = clock
         self.events = events
+        stockHints = StockHints(capacity: configuration.stockHintItems)
         self.logger = logger
         self.backgroundLogger = backgroundLogger ?? logger
         let poolLogger = backgroundLogger ?? logger
