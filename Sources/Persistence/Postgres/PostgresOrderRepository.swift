@@ -182,7 +182,7 @@ private struct PlacedOrder: Sendable {
 /// deadlock, and read their stock.
 private enum LockItems: PreparedSQL {
     static let name = "svc_lock_items"
-    static let sql = "SELECT id, stock FROM menu_items WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE"
+    static let sql = "SELECT id, stock FROM menu_items WHERE id \(GenericPlan.isAny("$1", "text[]")) ORDER BY id FOR UPDATE"
 }
 
 /// PlaceOrder's second step, one statement: take every line's stock, conditionally (so stock can
@@ -193,7 +193,7 @@ private func takeStockAndStoreOrder(announcing: Bool) -> PostgresStatement<Place
     PostgresStatement<PlacedOrder> { s in
         """
         WITH line AS (
-            \(s.rows { $0.lines })
+            \(GenericPlan.rows(s.rows { $0.lines }, count: s.value { $0.lines.count }))
         ), taken AS (
             UPDATE menu_items AS m SET stock = m.stock - line.quantity FROM line
             WHERE m.id = line.item_id AND m.stock >= line.quantity RETURNING m.id
@@ -242,12 +242,12 @@ private func placeAsExpected(announcing: Bool) -> PostgresStatement<ExpectedOrde
         let placed = "(SELECT complete FROM whole)"
         return """
             WITH locked AS MATERIALIZED (
-                SELECT id, stock FROM menu_items WHERE id = ANY(\(ids)::text[]) ORDER BY id FOR UPDATE
+                SELECT id, stock FROM menu_items WHERE id \(GenericPlan.isAny(ids, "text[]")) ORDER BY id FOR UPDATE
             ), verdict AS MATERIALIZED (
                 SELECT count(*) = \(count) AS agreed FROM locked
-                JOIN unnest(\(ids)::text[], \(stock)::bigint[]) AS expected (id, stock) ON expected.id = locked.id AND expected.stock = locked.stock
+                JOIN unnest(\(GenericPlan.array(ids, "text[]")), \(GenericPlan.array(stock, "bigint[]"))) AS expected (id, stock) ON expected.id = locked.id AND expected.stock = locked.stock
             ), line AS (
-                \(s.rows { $0.placed.lines })
+                \(GenericPlan.rows(s.rows { $0.placed.lines }, count: count))
             ), taken AS (
                 UPDATE menu_items AS m SET stock = m.stock - line.quantity FROM line
                 WHERE (SELECT agreed FROM verdict) AND m.id = line.item_id AND m.stock >= line.quantity RETURNING m.id

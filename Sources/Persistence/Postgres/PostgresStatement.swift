@@ -95,7 +95,7 @@ struct PostgresStatement<Input>: Sendable {
                 for array in arrays { try array.bind(records, &bindings) }
             }
             let parameters = arrays.flatMap(\.parameters)
-            let arguments = zip(placeholders(parameters.count), parameters).map { "\($0)::\($1.type)" }
+            let arguments = zip(placeholders(parameters.count), parameters).map { GenericPlan.array($0, $1.type) }
             let selection = zip(arrays, Record.postgresColumns).map { $0.selection == $1.name ? $1.name : "\($0.selection) AS \($1.name)" }
             return """
                 SELECT \(selection.joined(separator: ", ")) FROM unnest(\(arguments.joined(separator: ", "))) \
