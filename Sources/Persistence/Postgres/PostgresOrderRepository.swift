@@ -39,7 +39,7 @@ public struct PostgresOrderRepository: OrderRepository {
             }) {
                 stock[id] = available
             }
-            hints.saw(stock.lazy.map { (id: $0.key, stock: $0.value) })
+            hints.saw(stock)
             var left: [ItemStock] = []
             for line in order.lines {
                 guard let available = stock[line.itemId.rawValue] else { return (.unknownItem(line.itemId), nil) }
@@ -60,7 +60,7 @@ public struct PostgresOrderRepository: OrderRepository {
             guard try taken.first?.decode(Int.self) == order.lines.count else {
                 throw StoreError.inconsistentWrite("stock of order \(order.id) changed under its own row locks")
             }
-            hints.saw(left.lazy.map { (id: $0.itemId.rawValue, stock: $0.stock) })
+            hints.saw(left)
             return (.placed(order), .changed(.order(order), appended: event != nil))
         }
     }
@@ -85,10 +85,10 @@ public struct PostgresOrderRepository: OrderRepository {
         let met = found.first?.2 == true
         store.stockHints.noteExpectation(met: met)
         guard met else {
-            store.stockHints.saw(found.lazy.map { (id: $0.0, stock: $0.1) })
+            store.stockHints.saw(found.lazy.map { ($0.0, $0.1) })
             return nil
         }
-        store.stockHints.saw(left.lazy.map { (id: $0.itemId.rawValue, stock: $0.stock) })
+        store.stockHints.saw(left)
         if event != nil { store.sequencer.wake() }
         return .placed(order)
     }
@@ -127,7 +127,7 @@ public struct PostgresOrderRepository: OrderRepository {
                 guard let left = stock[line.itemId.rawValue] else { throw StoreError.inconsistentWrite("item \(line.itemId) of order \(id) is missing") }
                 return ItemStock(itemId: line.itemId, stock: left)
             }
-            store.stockHints.saw(stock.lazy.map { (id: $0.key, stock: $0.value) })
+            store.stockHints.saw(stock)
             return (.stored(decided), .changed(.order(decided), .orderCancelled(decided, stock: after)))
         }
     }

@@ -1,3 +1,4 @@
+import Domain
 import Synchronization
 
 /// The stock each menu item was last seen with by this instance (read by id, restocked, ordered
@@ -22,16 +23,28 @@ final class StockHints: Sendable {
 
     /// Remembers that item `id` had `stock`.
     func saw(_ id: String, stock: Int) {
-        let capacity = self.capacity
-        seen.withLock { seen in
-            if seen.count >= capacity, seen[id] == nil { seen.removeAll(keepingCapacity: true) }
-            seen[id] = stock
-        }
+        saw(CollectionOfOne((id, stock)))
     }
 
-    /// Remembers each item's stock.
-    func saw(_ stock: some Sequence<(id: String, stock: Int)>) {
-        for (id, left) in stock { saw(id, stock: left) }
+    /// Remembers each item's stock, by item id.
+    func saw(_ stock: [String: Int]) {
+        saw(stock.lazy.map { ($0.key, $0.value) })
+    }
+
+    /// Remembers the stock each item has left.
+    func saw(_ left: [ItemStock]) {
+        saw(left.lazy.map { ($0.itemId.rawValue, $0.stock) })
+    }
+
+    /// Remembers each (item id, stock) pair, under one lock.
+    func saw(_ stock: some Sequence<(String, Int)>) {
+        let capacity = self.capacity
+        seen.withLock { seen in
+            for (id, stock) in stock {
+                if seen.count >= capacity, seen[id] == nil { seen.removeAll(keepingCapacity: true) }
+                seen[id] = stock
+            }
+        }
     }
 
     /// The stock last seen of each of `ids`, in their order; `nil` unless every one was seen.
