@@ -9,11 +9,9 @@ import Testing
 /// backlog times the batch.
 @Suite(.postgres) struct PostgresEventNumberingTests {
     @Test func aBacklogIsNumberedByItsIndexAndInInsertionOrderWhateverTheStatisticsSay() async throws {
-        let database = try await TestDatabase.create(on: try #require(PostgresSuite.current))
-        let store = try await PostgresSuite.openStore(url: database.url, connections: 2)
+        let (database, store) = try await logWithStatisticsAsSet()
         // Statistics taken on a log of 20,000 while two events waited, then a backlog of 5,000
         // (as after a burst, or while no instance could number).
-        _ = try await database.psql("ALTER TABLE events SET (autovacuum_enabled = false)")
         try await insertUnnumbered(20_000, into: database)
         _ = try await database.psql("UPDATE events SET seq = id")
         try await insertUnnumbered(2, into: database)
@@ -39,10 +37,8 @@ import Testing
     }
 
     @Test func theCheckForWaitingEventsUsesTheirIndexWhenStatisticsSayMostWait() async throws {
-        let database = try await TestDatabase.create(on: try #require(PostgresSuite.current))
-        let store = try await PostgresSuite.openStore(url: database.url, connections: 2)
+        let (database, store) = try await logWithStatisticsAsSet()
         // Statistics taken during a backlog (every event waiting), then all numbered.
-        _ = try await database.psql("ALTER TABLE events SET (autovacuum_enabled = false)")
         try await insertUnnumbered(5_000, into: database)
         _ = try await database.psql("ANALYZE events")
         _ = try await database.psql("UPDATE events SET seq = id")
@@ -50,6 +46,15 @@ import Testing
         #expect(plan.contains("events_unnumbered"), "the check reads the index of waiting events:\n\(plan)")
         #expect(!plan.contains("Seq Scan"), "not the whole log:\n\(plan)")
         await store.close()
+    }
+
+    /// A new database with the store's schema, whose `events` statistics change only when the
+    /// test analyzes it (autovacuum off for the table), and a store on it.
+    private func logWithStatisticsAsSet() async throws -> (TestDatabase, PostgresStore) {
+        let database = try await TestDatabase.create(on: try #require(PostgresSuite.current))
+        let store = try await PostgresSuite.openStore(url: database.url, connections: 2)
+        _ = try await database.psql("ALTER TABLE events SET (autovacuum_enabled = false)")
+        return (database, store)
     }
 
     /// `count` unnumbered events of their own keys.
