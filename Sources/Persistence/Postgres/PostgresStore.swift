@@ -72,6 +72,9 @@ public final class PostgresStore: Service, Sendable {
         /// Menu items whose last seen stock this instance remembers (``StockHints``), so that
         /// their orders go as one statement.
         public var stockHintItems = 4096
+        /// How often the connections the pool keeps open when idle are used, if nothing else
+        /// used them (``PostgresKeepAlive``).
+        public var keepAliveInterval: Duration = .seconds(30)
 
         /// The event loop the store's connections and operations run on; by default the one
         /// loop every store of the process shares (``PostgresStore/sharedEventLoop``). A test
@@ -102,6 +105,8 @@ public final class PostgresStore: Service, Sendable {
     let tail = EventTail(lastSeq: 0)
     /// Numbers committed events and follows the numbers other instances hand out.
     let sequencer = PostgresEventSequencer()
+    /// Uses the idle connections now and then.
+    let keepAlive = PostgresKeepAlive()
     /// The server of the URL in use and its connection pool.
     let servers: PostgresServerChoice
     /// The connection pool's logger, which the event listener's connection logs to as well.
@@ -155,6 +160,7 @@ public final class PostgresStore: Service, Sendable {
         // A store dropped without close() (e.g. in tests) still closes its connections.
         servers.cancel()
         sequencer.stop()
+        keepAlive.stop()
     }
 
     /// The connection pool of the server in use.
@@ -255,10 +261,18 @@ public final class PostgresStore: Service, Sendable {
             host: server.host, port: server.port, username: url.user, password: url.password, database: url.database, tls: tls
         )
         client.options.maximumConnections = configuration.maximumConnections
-        client.options.minimumConnections = min(2, configuration.maximumConnections - 1)
+        client.options.minimumConnections = minimumConnections(configuration)
+        // The store keeps its idle connections alive itself (PostgresKeepAlive): the pool's
+        // keep-alive schedules a timer every time a connection is given back.
+        client.options.keepAliveBehavior = nil
         client.options.connectTimeout = configuration.connectionWait
         client.options.additionalStartupParameters = startupParameters(configuration)
         return client
+    }
+
+    /// How many connections the pool keeps open while nothing uses them.
+    static func minimumConnections(_ configuration: Configuration) -> Int {
+        min(2, configuration.maximumConnections - 1)
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -284,10 +298,12 @@ public final class PostgresStore: Service, Sendable {
 
     // MARK: Lifecycle
 
-    /// Starts the connection pool and the event sequencer (``PostgresEventSequencer``). Call
-    /// once, before any other use.
+    /// Starts the connection pool, the event sequencer (``PostgresEventSequencer``) and the
+    /// keep-alive of idle connections (``PostgresKeepAlive``). Call once, before any other use.
     public func start() {
-        if servers.start() { sequencer.start(for: self) }
+        guard servers.start() else { return }
+        sequencer.start(for: self)
+        keepAlive.start(for: self)
     }
 
     /// Keeps the pool running until graceful shutdown, then closes it. In the service group this
@@ -298,14 +314,18 @@ public final class PostgresStore: Service, Sendable {
         await close()
     }
 
-    /// Stops the event sequencer and closes every connection; later operations fail. Returns
-    /// within ``BoundedShutdown/storeCloseLimit`` even when a query the server dropped keeps its
-    /// connection (with a warning): a stopping svcd must not hang on a database that went away.
+    /// Stops the event sequencer and the keep-alive and closes every connection; later operations
+    /// fail. Returns within ``BoundedShutdown/storeCloseLimit`` even when a query the server
+    /// dropped keeps its connection (with a warning): a stopping svcd must not hang on a database
+    /// that went away.
     public func close() async {
         let sequencer = self.sequencer
+        let keepAlive = self.keepAlive
         let servers = self.servers
         let closed = await BoundedShutdown.run(atMost: BoundedShutdown.storeCloseLimit) {
             await sequencer.stopAndWait()
+            // Not awaited: a keep-alive waiting for a connection ends when the pool closes.
+            keepAlive.stop()
             await servers.close()
         }
         if !closed {
