@@ -28,9 +28,11 @@ import Testing
             first = try await keptAlive()
             return first.count == 2
         }
-        try await waitUntil("both ran it again") {
-            let now = try await keptAlive()
-            return now.count == 2 && first.allSatisfy { pid, started in now[pid].map { $0 > started } ?? false }
+        // Again, on two connections at once (the pool decides which: one that is being given
+        // back as the round starts makes it open another).
+        let firstRound = first.values.max() ?? 0
+        try await waitUntil("two connections ran it again") {
+            try await keptAlive().values.filter { $0 > firstRound }.count == 2
         }
         await store.close()
     }
