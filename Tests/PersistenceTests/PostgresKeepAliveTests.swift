@@ -4,10 +4,10 @@ import RestaurantTesting
 import SvcdTestSupport
 import Testing
 
-/// The store keeps every connection its pool holds open while idle in use, since the pool's own
-/// keep-alive is off (``PostgresKeepAlive``).
+/// The store uses as many connections at once as its pool keeps open while idle, every interval,
+/// since the pool's own keep-alive is off (``PostgresKeepAlive``).
 @Suite(.postgres) struct PostgresKeepAliveTests {
-    @Test func eachConnectionThePoolKeepsWhileIdleRunsTheKeepAliveEveryInterval() async throws {
+    @Test func asManyConnectionsAsThePoolKeepsWhileIdleRunTheKeepAliveAtOnceEveryInterval() async throws {
         let database = try await TestDatabase.create(on: try #require(PostgresSuite.current))
         let store = try await PostgresSuite.openStore(url: database.url, connections: 4) { $0.keepAliveInterval = .milliseconds(200) }
         // Nothing else of the store's uses a connection meanwhile.
