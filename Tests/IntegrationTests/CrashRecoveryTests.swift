@@ -31,7 +31,7 @@ import Glibc
         var generator = SplitMix64(seed: 0xC0FFEE)
 
         for cycle in 1...Self.cycles {
-            let child = try SvcdChild.launch(seed: cycle == 1, dataDirectory: dataDirectory)
+            let child = try await SvcdChild.launch(seed: cycle == 1, dataDirectory: dataDirectory)
             do {
                 let endpoints = try await child.endpoints()
                 try await verify(ledger, endpoints, after: "restart before cycle \(cycle)")
@@ -50,7 +50,7 @@ import Glibc
             try await checkIntegrity(dataDirectory)
         }
 
-        let last = try SvcdChild.launch(seed: false, dataDirectory: dataDirectory)
+        let last = try await SvcdChild.launch(seed: false, dataDirectory: dataDirectory)
         do {
             try await verify(ledger, try await last.endpoints(), after: "final restart")
         } catch {

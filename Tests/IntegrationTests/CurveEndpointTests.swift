@@ -33,7 +33,7 @@ import ZeroMQ
         let keysFile = directory + "/client_keys"
         // The comment line starts with '#'; the key line after it may contain '#' anywhere.
         try "# clients allowed on the use-case endpoints\n\(listed.publicKey)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
-        let child = try SvcdChild.launch(seed: true, arguments: ["--client-keys", keysFile] + arguments)
+        let child = try await SvcdChild.launch(seed: true, arguments: ["--client-keys", keysFile] + arguments)
         do {
             let endpoints = try await child.endpoints()
             let serverKey = try #require(endpoints.useCaseServerKey, "endpoints.json publishes useCaseServerKey")
@@ -226,7 +226,7 @@ import ZeroMQ
         #expect(refused.stderr.contains("--client-keys") && refused.stderr.contains("--allow-plaintext"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/endpoints.json"))
 
-        let plaintext = try SvcdChild.launch(seed: false, arguments: ["--host", "0.0.0.0", "--allow-plaintext"])
+        let plaintext = try await SvcdChild.launch(seed: false, arguments: ["--host", "0.0.0.0", "--allow-plaintext"])
         let plainEndpoints = try await plaintext.endpoints()
         #expect(plainEndpoints.useCaseServerKey == nil)
         await plaintext.stop()
@@ -235,7 +235,7 @@ import ZeroMQ
         let keysFile = directory + "-keys"
         try "\(keys.publicKey)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: keysFile) }
-        let curve = try SvcdChild.launch(seed: false, arguments: ["--host", "0.0.0.0", "--client-keys", keysFile])
+        let curve = try await SvcdChild.launch(seed: false, arguments: ["--host", "0.0.0.0", "--client-keys", keysFile])
         let curveEndpoints = try await curve.endpoints()
         #expect(curveEndpoints.useCaseServerKey?.utf8.count == 40)
         #expect(try curveEndpoints.address(.getRestaurant).hasPrefix("tcp://0.0.0.0:"))

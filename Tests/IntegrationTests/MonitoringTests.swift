@@ -163,7 +163,7 @@ private func familyTypes(_ text: String) async throws -> [String: String] {
         let occupant = try LoopbackSocket.listening()
         defer { occupant.close() }
         let port = try occupant.port
-        let child = try SvcdChild.launch(seed: false, arguments: ["--http-port", String(port)])
+        let child = try await SvcdChild.launch(seed: false, arguments: ["--http-port", String(port)])
         let exited = await child.waitForExit(timeout: 30)
         let stderr = child.stderrText
         await child.stop()
@@ -173,7 +173,7 @@ private func familyTypes(_ text: String) async throws -> [String: String] {
     }
 
     @Test func svcdWithAnHTTPListenerStopsCleanlyOnSIGTERM() async throws {
-        let child = try SvcdChild.launch(seed: false, arguments: ["--http-port", "0"])
+        let child = try await SvcdChild.launch(seed: false, arguments: ["--http-port", "0"])
         do {
             let port = try await child.endpoints().httpPort()
             #expect(try await HTTPProbe.request(port: port, path: "/healthz").status == 200)

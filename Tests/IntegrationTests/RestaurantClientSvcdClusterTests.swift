@@ -22,7 +22,7 @@ private func withTwoSvcds<T>(_ body: ([SvcdChild], _ clusterFile: String) async 
         try? FileManager.default.removeItem(atPath: directory)
     }
     do {
-        for _ in 0..<2 { children.append(try SvcdChild.launch(seed: true)) }
+        for _ in 0..<2 { children.append(try await SvcdChild.launch(seed: true)) }
         for child in children { _ = try await child.endpoints() }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let clusterFile = directory + "/cluster"

@@ -17,7 +17,7 @@ import Glibc
     @Test func aFullDiskRefusesWritesAsUnavailableKeepsReadsAndRecoversWhenSpaceReturns() async throws {
         try await withSmallDisk(size: "8m") { dataDirectory in
             // The data directory is the mount point: svcd's stderr goes next to it, off the full disk.
-            let child = try SvcdChild.launch(seed: false, dataDirectory: dataDirectory)
+            let child = try await SvcdChild.launch(seed: false, dataDirectory: dataDirectory)
             do {
                 let endpoints = try await child.endpoints()
                 let register = try endpoints.address(.registerUser)
@@ -73,7 +73,7 @@ import Glibc
                 _ = try await server.psql("CREATE TABLESPACE \(name) LOCATION '\(space)'", database: "postgres")
                 _ = try await server.psql("CREATE DATABASE \(name) TABLESPACE \(name)", database: "postgres")
 
-                let child = try SvcdChild.launch(seed: false, arguments: ["--store", "postgres", "--database-url", server.url(database: name)])
+                let child = try await SvcdChild.launch(seed: false, arguments: ["--store", "postgres", "--database-url", server.url(database: name)])
                 do {
                     let endpoints = try await child.endpoints()
                     let register = try endpoints.address(.registerUser)
@@ -113,7 +113,7 @@ import Glibc
     /// did: 16 MiB was not enough).
     @Test func seedingTheSampleFitsOnADiskOfTwoMebibytes() async throws {
         try await withSmallDisk(size: "2m") { dataDirectory in
-            let child = try SvcdChild.launch(seed: true, dataDirectory: dataDirectory)
+            let child = try await SvcdChild.launch(seed: true, dataDirectory: dataDirectory)
             do {
                 let endpoints = try await child.endpoints()
                 let reply = try await call(try endpoints.address(.getOrder), request(params: ["orderId": "o-000040"]))

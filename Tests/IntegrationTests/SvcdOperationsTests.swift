@@ -34,13 +34,13 @@ import Glibc
         let directory = base + "/data"
         // As an older svcd left it: a world-readable directory and store.
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        let first = try SvcdChild.launch(seed: true, dataDirectory: directory)
+        let first = try await SvcdChild.launch(seed: true, dataDirectory: directory)
         _ = try await first.endpoints()
         await first.stop()
         #expect(chmod(directory + "/store.sqlite", 0o644) == 0)
         #expect(chmod(directory, 0o755) == 0)
 
-        let child = try SvcdChild.launch(seed: false, dataDirectory: directory)
+        let child = try await SvcdChild.launch(seed: false, dataDirectory: directory)
         _ = try await child.endpoints()
         #expect(try mode(directory) == 0o700, "data directory")
         for file in ["store.sqlite", "store.sqlite-wal", "store.sqlite-shm", "endpoints.json", "svcd.lock"] {

@@ -55,7 +55,7 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
     /// the default action killed it: exit 143, the file left naming a dead process).
     @Test func aSigtermAsSoonAsEndpointsJsonAppearsExitsZeroAndLeavesNoFile() async throws {
         for attempt in 1...5 {
-            let child = try SvcdChild.launch(seed: false)
+            let child = try await SvcdChild.launch(seed: false)
             let file = EndpointsFile.path(in: child.dataDirectory)
             let deadline = ContinuousClock.now + .seconds(30)
             while !FileManager.default.fileExists(atPath: file), child.isRunning, ContinuousClock.now < deadline {
@@ -79,7 +79,7 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("integration-seedkill-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let dataDirectory = root + "/data"
-        let first = try SvcdChild.launch(seed: true, dataDirectory: dataDirectory)
+        let first = try await SvcdChild.launch(seed: true, dataDirectory: dataDirectory)
         let deadline = ContinuousClock.now + .seconds(30)
         while !FileManager.default.fileExists(atPath: dataDirectory + "/store.sqlite-wal"), first.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(1))
@@ -89,7 +89,7 @@ struct BadFlags: Sendable, CustomTestStringConvertible {
         #expect(await first.waitForExit(timeout: 15))
         await first.stop()
 
-        let second = try SvcdChild.launch(seed: true, dataDirectory: dataDirectory)
+        let second = try await SvcdChild.launch(seed: true, dataDirectory: dataDirectory)
         do {
             let endpoints = try await second.endpoints()
             for (useCase, params) in [

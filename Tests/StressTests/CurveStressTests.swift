@@ -17,7 +17,7 @@ extension StressSuite {
             let svcctl = try ExecutableLocator.svcctl()
             let keygen = try await runTool(svcctl, ["keygen", "--data-dir", dataDirectory, "--name", "stress", "--client-keys", keysFile], timeout: 20)
             try #require(keygen.status == 0, "\(keygen)")
-            let child = try SvcdChild.launch(seed: true, arguments: ["--client-keys", keysFile], dataDirectory: dataDirectory)
+            let child = try await SvcdChild.launch(seed: true, arguments: ["--client-keys", keysFile], dataDirectory: dataDirectory)
             do {
                 let endpoints = try await child.endpoints()
                 #expect(endpoints.useCaseServerKey != nil)

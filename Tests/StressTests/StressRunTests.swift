@@ -163,7 +163,7 @@ extension StressSuite {
         /// and ports, and returns the stress run's outcome and report. Always stops both children.
         private func stressAcrossAKill(svcdArguments: [String], stressArguments: [String]) async throws -> (outcome: ToolOutcome, report: JSONValue) {
             let ports = try freePortBlock(count: 23)
-            let first = try SvcdChild.launch(seed: true, arguments: svcdArguments, portBase: ports)
+            let first = try await SvcdChild.launch(seed: true, arguments: svcdArguments, portBase: ports)
             var second: SvcdChild?
             defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: first.dataDirectory).deletingLastPathComponent().path) }
             do {
@@ -173,7 +173,7 @@ extension StressSuite {
                 try await waitForLoad(onDataDirectory: first.dataDirectory, requests: 150)
                 first.send(signal: SIGKILL)
                 #expect(await first.waitForExit(timeout: 10))
-                let restarted = try SvcdChild.launch(seed: true, arguments: svcdArguments, dataDirectory: first.dataDirectory, portBase: ports)
+                let restarted = try await SvcdChild.launch(seed: true, arguments: svcdArguments, dataDirectory: first.dataDirectory, portBase: ports)
                 second = restarted
                 _ = try await restarted.endpoints()
                 let result = try await run

@@ -66,7 +66,7 @@ public final class SvcdCluster: Sendable {
         do {
             for index in 0..<instances {
                 let override = overrides[index] ?? Override()
-                children.append(try SvcdChild.launch(
+                children.append(try await SvcdChild.launch(
                     seed: seed, arguments: storeArguments(override.databaseURL ?? databaseURL) + arguments + override.arguments,
                     dataDirectory: dataDirectory(root: root, index), launcher: override.launcher))
             }
@@ -136,7 +136,7 @@ public final class SvcdCluster: Sendable {
         let old = child(index)
         guard !old.isRunning else { throw ChildFailure("instance \(index) still runs; kill it before restarting it") }
         let override = overrides[index] ?? Override()
-        let child = try SvcdChild.launch(
+        let child = try await SvcdChild.launch(
             seed: false, arguments: Self.storeArguments(override.databaseURL ?? databaseURL) + arguments + override.arguments,
             dataDirectory: dataDirectory(index), launcher: override.launcher)
         members.withLock { $0[index] = Member(child: child, endpoints: nil) }

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceApp
+import SvcdTestSupport
 import Synchronization
 import Telemetry
 import Testing
@@ -73,7 +74,8 @@ final class ServiceHarness: Sendable {
 }
 
 /// Builds a service on ephemeral ports in a fresh temporary data directory, runs `body` and
-/// always shuts the service down (also when `body` throws), then removes the directory.
+/// always shuts the service down (also when `body` throws), then removes the directory. A seeded
+/// SQLite service starts from a copy of the process's ``SeededStoreTemplate``.
 /// With `running: false` the endpoints are bound and reading requests but `run()` has not
 /// started, so accepted requests stay in flight until the test calls `startRunning()`. The
 /// queue-time target is 10 s (60 s with `running: false`: requests wait for `run()` on purpose)
@@ -96,6 +98,9 @@ func withService<T>(
     configuration.queueTimeTarget = running ? .seconds(10) : .seconds(60)
     configure(&configuration)
     defer { try? FileManager.default.removeItem(atPath: directory) }
+    // The sample store made once per test process, not seeded again here (SampleSeedingTests
+    // proves the seeding itself).
+    if seed, configuration.store == .sqlite { try await SeededStoreTemplate.copy(into: directory) }
 
     let service = try await buildService(configuration: configuration, tracing: tracing)
     let harness = ServiceHarness(service: service, dataDirectory: directory)
