@@ -59,6 +59,7 @@ func openStore(_ configuration: ServiceConfiguration, clock: any WallClock, metr
         var storeConfiguration = PostgresStore.Configuration(url: url)
         storeConfiguration.maximumConnections = configuration.databaseConnections
         storeConfiguration.queueTimeTarget = configuration.queueTimeTarget
+        configuration.adjustPostgresStore(&storeConfiguration)
         var storeLogger = logger
         storeLogger[metadataKey: "store"] = "postgres"
         // postgres-nio logs every failed reconnect attempt at info; the store says it once.

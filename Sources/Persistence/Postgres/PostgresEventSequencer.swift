@@ -24,24 +24,20 @@ import Synchronization
 ///   leader that dies releases it with its session). It looks for unnumbered events every
 ///   ``busyInterval`` while events keep coming (at once after one of its own commits, but at most
 ///   once per ``busyInterval``: one numbering, one fsync, covers every event since the last), and
-///   every ``idleInterval`` once none came for a second. Every instance also numbers events that
-///   waited unnumbered for more than ``staleAfter`` (a leader that hangs without dying), which
-///   the row lock makes safe.
+///   every ``PostgresStore/Configuration/eventIdleInterval`` once none came for a second. Every
+///   instance also numbers events that waited unnumbered for more than ``staleAfter`` (a leader
+///   that hangs without dying), which the row lock makes safe.
 /// - **Following**: each instance LISTENs on `svc_events` on a connection of its own and reads
-///   `last_seq` every ``pollInterval`` in case a notification was lost (a connection that died);
-///   both move its tail forward, and the live stream reads the new events from the log.
+///   `last_seq` every ``PostgresStore/Configuration/eventPollInterval`` in case a notification
+///   was lost (a connection that died); both move its tail forward, and the live stream reads
+///   the new events from the log.
 final class PostgresEventSequencer: Sendable {
     /// The leader's pace while events keep coming.
     static let busyInterval: Duration = .milliseconds(10)
-    /// The leader's pace after a second without events.
-    static let idleInterval: Duration = .milliseconds(100)
     /// How often an instance that does not lead tries to take the lead, and sweeps.
     static let electionInterval: Duration = .seconds(1)
     /// How old an unnumbered event may be before any instance numbers it.
     static let staleAfter: Int64 = 1000
-    /// How often an instance reads `last_seq` whatever the notifications said: a LISTEN
-    /// connection that died silently still leaves every event published within a second.
-    static let pollInterval: Duration = .milliseconds(500)
     /// Events one numbering transaction numbers at most.
     static let batch = 1000
     /// The channel numbering notifies, with the new `last_seq` as payload.
@@ -61,13 +57,14 @@ final class PostgresEventSequencer: Sendable {
     /// closed stops its sequencer).
     func start(for store: PostgresStore) {
         let wakeUp = self.wakeUp
+        let idleInterval = store.configuration.eventIdleInterval, pollInterval = store.configuration.eventPollInterval
         let numbering = Task { [weak store, self] in
             var lastFound = ContinuousClock.now - .seconds(60)
             var lastSweep = ContinuousClock.now
             while !Task.isCancelled {
                 let busy = ContinuousClock.now - lastFound < .seconds(1)
                 let started = ContinuousClock.now
-                let woken = await wakeUp.wait(upTo: isLeading ? (busy ? Self.busyInterval : Self.idleInterval) : Self.electionInterval)
+                let woken = await wakeUp.wait(upTo: isLeading ? (busy ? Self.busyInterval : idleInterval) : Self.electionInterval)
                 guard let store else { return }
                 if isLeading {
                     // At most one numbering per busy interval, however often commits wake it.
@@ -93,7 +90,7 @@ final class PostgresEventSequencer: Sendable {
                 if let last = try? await store.read({ connection, logger in try await Self.readLastSeq(connection, logger) }) {
                     store.tail.advanced(to: last)
                 }
-                try? await Task.sleep(for: Self.pollInterval)
+                try? await Task.sleep(for: pollInterval)
             }
         }
         tasks.withLock { $0 += [numbering, following, polling] }

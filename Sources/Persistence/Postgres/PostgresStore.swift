@@ -75,6 +75,15 @@ public final class PostgresStore: Service, Sendable {
         /// How often the connections the pool keeps open when idle are used, if nothing else
         /// used them (``PostgresKeepAlive``).
         public var keepAliveInterval: Duration = .seconds(30)
+        /// How often, once no event came for a second, the instance that numbers the cluster's
+        /// events looks for unnumbered ones (``PostgresEventSequencer``): other instances'
+        /// commits do not wake it, so this bounds how late their events are numbered while the
+        /// cluster is quiet.
+        public var eventIdleInterval: Duration = .milliseconds(100)
+        /// How often every instance reads the log's last number whatever its notifications said:
+        /// a listening connection that died silently still leaves every event published within
+        /// about this long.
+        public var eventPollInterval: Duration = .milliseconds(500)
 
         /// The event loop the store's connections and operations run on; by default the one
         /// loop every store of the process shares (``PostgresStore/sharedEventLoop``). A test

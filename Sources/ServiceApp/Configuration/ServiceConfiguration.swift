@@ -45,6 +45,11 @@ public struct ServiceConfiguration: Sendable {
     public var databaseURL: PostgresURL?
     /// Connections to PostgreSQL this instance keeps open at most.
     public var databaseConnections: Int = 32
+    /// Adjusts the PostgreSQL store's settings after the service has set those it takes from
+    /// the fields above (URL, connections, queue-time target): for an embedder that needs one
+    /// svcd has no flag for, such as svcbench's counted runs, which pace the store's periodic
+    /// work at an hour.
+    public var adjustPostgresStore: @Sendable (inout PostgresStore.Configuration) -> Void = { _ in }
     /// How long events are kept in the event log at least, in hours (at least 1; default 168,
     /// seven days): older ones are pruned from the oldest end.
     public var eventRetentionHours: Int = 168
