@@ -135,9 +135,11 @@ public final class SvcdChild: Sendable {
     /// goes next to it. With a `launcher` (e.g. `ip netns exec NAME`), svcd runs through it: the
     /// launcher must exec svcd in its own process, so the pid stays svcd's. A seeded child on a
     /// new SQLite data directory starts from a copy of the process's ``SeededStoreTemplate``
-    /// (the same store its own seeding would make, in a tenth of the time).
+    /// (the same store its own seeding would make, in a tenth of the time), unless
+    /// `copyingSeededStore` is false.
     public static func launch(
-        seed: Bool, arguments: [String] = [], dataDirectory existing: String? = nil, portBase: Int = 0, launcher: [String] = []
+        seed: Bool, copyingSeededStore: Bool = true, arguments: [String] = [], dataDirectory existing: String? = nil, portBase: Int = 0,
+        launcher: [String] = []
     ) async throws -> SvcdChild {
         let files = FileManager.default
         let directory: URL
@@ -151,7 +153,7 @@ public final class SvcdChild: Sendable {
         let stderrPath = directory.appendingPathComponent("svcd-\(UUID().uuidString.prefix(8)).stderr").path
         let svcd: SvcdProcess
         do {
-            if seed, existing == nil, !arguments.contains(where: { $0.hasPrefix("--store") }) {
+            if seed, copyingSeededStore, existing == nil, !arguments.contains(where: { $0.hasPrefix("--store") }) {
                 try await SeededStoreTemplate.copy(into: dataDirectory)
             }
             svcd = try SvcdProcess.spawn(
@@ -209,8 +211,10 @@ public struct ChildFailure: Error, CustomStringConvertible {
 }
 
 /// Launches svcd, runs `body`, and always stops the child (also when `body` throws).
-public func withSvcd<T>(seed: Bool = true, arguments: [String] = [], _ body: (SvcdChild) async throws -> T) async throws -> T {
-    let child = try await SvcdChild.launch(seed: seed, arguments: arguments)
+public func withSvcd<T>(
+    seed: Bool = true, copyingSeededStore: Bool = true, arguments: [String] = [], _ body: (SvcdChild) async throws -> T
+) async throws -> T {
+    let child = try await SvcdChild.launch(seed: seed, copyingSeededStore: copyingSeededStore, arguments: arguments)
     let result: T
     do {
         result = try await body(child)
