@@ -6,7 +6,7 @@ import Glibc
 
 /// The SQLite store of one `svcd --seed-sample`, made once per test process; every later seeded
 /// SQLite svcd starts from a copy of it: the child processes of
-/// ``SvcdChild/launch(seed:arguments:dataDirectory:portBase:launcher:)`` and the in-process
+/// ``SvcdChild/launch(seed:copyingSeededStore:arguments:dataDirectory:portBase:launcher:)`` and the in-process
 /// services of TransportTests.
 ///
 /// Seeding goes through the use cases, about 3,400 writes: 1.5 s of a debug svcd's start and

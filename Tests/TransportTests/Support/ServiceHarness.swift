@@ -100,7 +100,7 @@ func withService<T>(
     defer { try? FileManager.default.removeItem(atPath: directory) }
     // The sample store made once per test process, not seeded again here (SampleSeedingTests
     // proves the seeding itself).
-    if seed, configuration.store == .sqlite { try await SeededStoreTemplate.copy(into: directory) }
+    if seed, configuration.store == .sqlite { try await SeededStoreTemplate.copy(into: configuration.dataDirectory) }
 
     let service = try await buildService(configuration: configuration, tracing: tracing)
     let harness = ServiceHarness(service: service, dataDirectory: directory)
